@@ -1,0 +1,71 @@
+#include "blocks/output_arbiter.hpp"
+
+#include <stdexcept>
+
+namespace ccnet::blocks {
+
+OutputArbiter::OutputArbiter(const OutputArbiterParams& p)
+    : OutputArbiter(p, std::vector<std::uint32_t>(p.num_vc, p.credits)) {}
+
+OutputArbiter::OutputArbiter(const OutputArbiterParams& p, const std::vector<std::uint32_t>& depth)
+    : p_(p), arb_(RrArbiterParams{p.num_vc, p.num_prio, false}) {
+  if (depth.size() != p.num_vc) throw std::invalid_argument("OutputArbiter: depth per VC");
+  for (std::uint32_t d : depth) credits_.emplace_back(CreditCounterParams{d, p.max_give});
+  give_tmp_.assign(p.num_vc, 0);
+}
+
+void OutputArbiter::reset() {
+  arb_.reset();
+  for (auto& c : credits_) c.reset();
+}
+
+int OutputArbiter::pick(const Request* reqs, std::size_t n, bool enable) const {
+  if (!enable) return -1;
+  RrArbiter::Request buf[64] = {};
+  std::vector<RrArbiter::Request> big;
+  RrArbiter::Request* el = buf;
+  if (n > 64) {
+    big.resize(n);
+    el = big.data();
+  }
+  std::size_t m = 0;
+  for (std::size_t k = 0; k < n; ++k)
+    if (eligible(reqs[k])) el[m++] = RrArbiter::Request{reqs[k].vc, p_.num_prio > 1 ? reqs[k].prio : 0u};
+  return arb_.pick(el, m);
+}
+
+bool OutputArbiter::commit(int granted, std::uint32_t granted_prio, const std::uint16_t* give_vc,
+                           std::uint32_t give_count) {
+  bool ok = true;
+  for (std::uint32_t k = 0; k < give_count; ++k) {
+    if (give_vc[k] >= p_.num_vc) {
+      ok = false;
+      continue;
+    }
+    ++give_tmp_[give_vc[k]];
+  }
+  // Only counters that change are touched: the common case is one or two VCs per cycle.
+  for (std::uint32_t k = 0; k < give_count; ++k) {
+    const std::uint16_t v = give_vc[k];
+    if (v >= p_.num_vc || give_tmp_[v] == 0) continue;
+    const bool take = granted >= 0 && static_cast<std::uint32_t>(granted) == v;
+    ok = credits_[v].commit(give_tmp_[v], take) && ok;
+    give_tmp_[v] = 0;
+  }
+  if (granted >= 0) {
+    const auto g = static_cast<std::uint32_t>(granted);
+    bool taken_above = false;
+    for (std::uint32_t k = 0; k < give_count; ++k) taken_above = taken_above || give_vc[k] == g;
+    if (!taken_above) ok = credits_[g].commit(0, true) && ok;
+    arb_.commit(granted, p_.num_prio > 1 ? granted_prio : 0u, true);
+  }
+  return ok;
+}
+
+bool OutputArbiter::error() const {
+  for (const auto& c : credits_)
+    if (c.error()) return true;
+  return false;
+}
+
+}  // namespace ccnet::blocks

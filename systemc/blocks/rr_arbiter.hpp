@@ -1,0 +1,59 @@
+// Round-robin arbiter with priority levels and an optional lock (mirrored by rtl/ccn_rr_arbiter.sv).
+//
+// Behaviour (one cycle):
+//   * Requester i asks with req[i] at level prio[i] (higher number = higher priority).
+//   * Locked (Lock mode, a transfer in progress): grant the owner if it requests, else nothing.
+//   * Otherwise grant goes to the highest non-empty level; within it, to the first requester at
+//     or after that level's pointer, cyclically.
+//   * State update on the clock edge when `ack` (the grant was used): the level's pointer moves
+//     to the granted index + 1 (so the winner has lowest priority next time), and in Lock mode
+//     the arbiter locks onto the winner unless `last` (the transfer ends with this grant).
+// The grant is a combinational function of the requests and the state.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace ccnet::blocks {
+
+struct RrArbiterParams {
+  unsigned num_req = 2;
+  unsigned num_prio = 1;
+  bool lock = false;
+};
+
+class RrArbiter {
+ public:
+  struct Request {
+    std::uint32_t index;
+    std::uint32_t prio;
+  };
+
+  RrArbiter() = default;
+  explicit RrArbiter(const RrArbiterParams& p);
+
+  void reset();
+
+  // Sparse evaluation: the requests that are asserted (any order). Returns the granted index or
+  // -1. Pure: does not change state.
+  int pick(const Request* reqs, std::size_t n) const;
+  // Dense evaluation (the RTL port view): req[i] != 0 asserts requester i.
+  int comb(const std::vector<std::uint8_t>& req, const std::vector<std::uint32_t>& prio) const;
+
+  // Clock edge: apply the effect of using grant `granted` (at level `prio`); `last` ends a
+  // locked transfer. Call only when the grant was used (ack).
+  void commit(int granted, std::uint32_t prio, bool last);
+
+  const RrArbiterParams& params() const { return p_; }
+  std::uint32_t pointer(std::uint32_t level) const { return ptr_[level]; }
+  bool locked() const { return locked_; }
+  std::uint32_t owner() const { return owner_; }
+
+ private:
+  RrArbiterParams p_;
+  std::vector<std::uint32_t> ptr_;  // per level
+  bool locked_ = false;
+  std::uint32_t owner_ = 0;
+};
+
+}  // namespace ccnet::blocks

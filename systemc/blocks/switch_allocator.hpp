@@ -1,0 +1,77 @@
+// Separable input-first switch allocator with speedup (mirrored by rtl/ccn_switch_allocator.sv).
+//
+// Requesters are numbered per input (0..reqs_per_in-1: the input's VCs or VOQs). Each request
+// names its target output and a priority level. One allocation per cycle:
+//   1. Input stage: each input i runs its round-robin/priority arbiter (RrArbiter) up to
+//      speedup_in times; each pass picks among requests not yet picked whose output differs
+//      from the outputs this input already picked (one crossbar input lane per pass).
+//   2. Output stage: each output o runs its arbiter over the inputs that proposed to it (one
+//      proposal per input at most), up to speedup_out passes, each at the proposal's priority.
+//   3. Clock edge (commit): arbiters advance only for proposals that won the output stage
+//      (iSLIP-style), in pick order, so the last winner of each level gets lowest priority.
+// A losing proposal is not retried in the same cycle (single iteration).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "blocks/rr_arbiter.hpp"
+
+namespace ccnet::blocks {
+
+struct SwitchAllocatorParams {
+  unsigned num_in = 2;
+  unsigned num_out = 2;
+  unsigned reqs_per_in = 1;
+  unsigned num_prio = 1;
+  unsigned speedup_in = 1;
+  unsigned speedup_out = 1;
+};
+
+class SwitchAllocator {
+ public:
+  struct Request {
+    std::uint32_t input;
+    std::uint32_t req;     // requester index within the input
+    std::uint32_t output;
+    std::uint32_t prio;
+  };
+  struct Grant {
+    std::uint32_t input;
+    std::uint32_t req;
+    std::uint32_t output;
+    std::uint32_t prio;
+    std::uint32_t in_rank;   // pass of the input stage that proposed it
+    std::uint32_t out_rank;  // pass of the output stage that granted it
+  };
+
+  SwitchAllocator() = default;
+  explicit SwitchAllocator(const SwitchAllocatorParams& p);
+
+  void reset();
+
+  // Combinational allocation; does not change arbiter state. `grants` is overwritten.
+  void allocate(const Request* reqs, std::size_t n, std::vector<Grant>& grants);
+  // Clock edge: advance the arbiters for the grants allocate() returned (all of them used).
+  void commit(const std::vector<Grant>& grants);
+
+  const SwitchAllocatorParams& params() const { return p_; }
+  const RrArbiter& input_arbiter(unsigned i) const { return in_arb_[i]; }
+  const RrArbiter& output_arbiter(unsigned o) const { return out_arb_[o]; }
+
+ private:
+  SwitchAllocatorParams p_;
+  std::vector<RrArbiter> in_arb_, out_arb_;
+  // scratch (sized once; no per-cycle allocation)
+  std::vector<std::uint32_t> in_count_, in_start_;
+  std::vector<Request> sorted_;
+  std::vector<RrArbiter::Request> cand_;
+  std::vector<Request> proposals_;
+  std::vector<std::uint32_t> out_count_, out_start_;
+  std::vector<Request> by_out_;
+  std::vector<std::uint32_t> prop_rank_;    // in_rank of each proposal
+  std::vector<std::uint32_t> by_out_rank_;  // in_rank of each proposal in by_out_ order
+  std::vector<std::uint8_t> taken_;
+};
+
+}  // namespace ccnet::blocks

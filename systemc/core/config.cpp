@@ -1,0 +1,323 @@
+#include "core/config.hpp"
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace ccnet::config {
+
+std::string join_path(const std::string& path, const std::string& key) {
+  return path.empty() ? key : path + "." + key;
+}
+
+std::string yaml_type_name(const YAML::Node& n) {
+  switch (n.Type()) {
+    case YAML::NodeType::Null: return "null";
+    case YAML::NodeType::Scalar: return "scalar";
+    case YAML::NodeType::Sequence: return "list";
+    case YAML::NodeType::Map: return "map";
+    default: return "undefined value";
+  }
+}
+
+std::string BindContext::where(const YAML::Node& node) const {
+  const YAML::Mark m = node.Mark();
+  if (m.is_null() || m.line < 0) return file_;
+  return file_ + ":" + std::to_string(m.line + 1);
+}
+
+std::string BindContext::where(const std::string& path) const {
+  // The most specific recorded location for this path or one of its parents.
+  std::string p = path;
+  while (true) {
+    auto it = where_.find(p);
+    if (it != where_.end()) return it->second;
+    const auto cut = p.find_last_of(".[");
+    if (cut == std::string::npos || cut == 0) break;
+    p = p.substr(0, cut);
+  }
+  return file_;
+}
+
+std::string BindContext::override_for(const std::string& path) const {
+  std::string p = path;
+  while (!p.empty()) {
+    auto it = overrides_.find(p);
+    if (it != overrides_.end()) return it->second;
+    const auto cut = p.find_last_of(".[");
+    if (cut == std::string::npos) break;
+    p = p.substr(0, cut);
+  }
+  return {};
+}
+
+void BindContext::record(const std::string& path, const YAML::Node& node) {
+  const std::string ov = override_for(path);
+  where_[path] = ov.empty() ? where(node) : ov;
+}
+
+void BindContext::record_override(const std::string& path, const std::string& text) {
+  overrides_[path] = text;
+}
+
+void BindContext::fail(const YAML::Node& node, const std::string& path, const std::string& what) const {
+  const std::string ov = override_for(path);
+  const std::string loc = ov.empty() ? where(node) : ov;
+  throw ConfigError(loc + ": " + (path.empty() ? std::string("(top level)") : path) + ": " + what);
+}
+
+void BindContext::fail(const std::string& path, const std::string& what) const {
+  const std::string ov = override_for(path);
+  throw ConfigError((ov.empty() ? where(path) : ov) + ": " + path + ": " + what);
+}
+
+void Schema::apply_defaults(void* obj) const {
+  for (const auto& f : fields_) f->set_default(obj);
+}
+
+void Schema::bind(void* obj, const YAML::Node& node, BindContext& ctx, const std::string& path,
+                  const std::vector<std::string>& ignored) const {
+  if (node.IsNull()) return;  // an empty section keeps its defaults
+  if (!node.IsMap()) ctx.fail(node, path, "expected a map of settings, got a " + yaml_type_name(node));
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    const std::string key = it->first.Scalar();
+    const std::string sub = join_path(path, key);
+    ctx.record(sub, it->first);
+    bool skip = false;
+    for (const auto& ig : ignored) skip = skip || ig == key;
+    if (skip) continue;
+    const Field* field = nullptr;
+    for (const auto& f : fields_)
+      if (f->key() == key) field = f.get();
+    if (!field) {
+      std::string known;
+      for (const auto& f : fields_) known += (known.empty() ? "" : ", ") + f->key();
+      for (const auto& ig : ignored) known += (known.empty() ? "" : ", ") + ig;
+      ctx.fail(it->first, sub, "unknown key '" + key + "' (known keys: " + known + ")");
+    }
+    field->bind(obj, it->second, ctx, sub);
+  }
+}
+
+Json Schema::dump(const void* obj) const {
+  Json j = Json::object();
+  for (const auto& f : fields_) j[f->key()] = f->dump(obj);
+  return j;
+}
+
+namespace {
+
+void apply_override(YAML::Node root, const std::string& text, BindContext& ctx,
+                    std::set<std::string>& seen) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw ConfigError("--set " + text + ": expected key.path=value");
+  const std::string path = text.substr(0, eq);
+  const std::string value = text.substr(eq + 1);
+  YAML::Node parsed;
+  try {
+    parsed = YAML::Load(value);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError("--set " + text + ": value is not valid YAML: " + e.msg);
+  }
+  if (!parsed.IsDefined() || parsed.IsNull()) parsed = YAML::Node(value);
+  // Walk/create maps along the dotted path. List elements are addressed as key[i].
+  std::vector<std::string> parts;
+  std::stringstream ss(path);
+  for (std::string part; std::getline(ss, part, '.');) {
+    if (part.empty()) throw ConfigError("--set " + text + ": empty component in key path");
+    parts.push_back(part);
+  }
+  // yaml-cpp node handles alias the tree, so we keep a chain of handles.
+  YAML::Node cur = root;
+  std::string sofar;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    std::string key = parts[i];
+    long index = -1;
+    const auto lb = key.find('[');
+    if (lb != std::string::npos) {
+      const auto rb = key.find(']', lb);
+      if (rb == std::string::npos || rb != key.size() - 1)
+        throw ConfigError("--set " + text + ": malformed index in '" + parts[i] + "'");
+      try {
+        index = std::stol(key.substr(lb + 1, rb - lb - 1));
+      } catch (...) {
+        throw ConfigError("--set " + text + ": malformed index in '" + parts[i] + "'");
+      }
+      key = key.substr(0, lb);
+    }
+    sofar = join_path(sofar, parts[i]);
+    if (!cur.IsMap() && !cur.IsNull())
+      throw ConfigError("--set " + text + ": '" + sofar + "' is inside a " + yaml_type_name(cur) +
+                        ", not a map");
+    const bool last = i + 1 == parts.size();
+    if (index < 0) {
+      if (last) {
+        cur[key] = parsed;
+      } else {
+        if (!cur[key] || cur[key].IsNull()) cur[key] = YAML::Node(YAML::NodeType::Map);
+        YAML::Node next = cur[key];
+        cur.reset(next);
+      }
+    } else {
+      YAML::Node seq = cur[key];
+      if (!seq.IsSequence() || index >= static_cast<long>(seq.size()))
+        throw ConfigError("--set " + text + ": '" + key + "' has no element " + std::to_string(index));
+      if (last) {
+        seq[index] = parsed;
+      } else {
+        YAML::Node next = seq[index];
+        cur.reset(next);
+      }
+    }
+  }
+  seen.insert(path);
+  (void)ctx;
+}
+
+}  // namespace
+
+YAML::Node load_document(const std::string& file, const std::vector<std::string>& overrides,
+                         BindContext& ctx) {
+  YAML::Node root;
+  std::ifstream in(file);
+  if (!in) throw ConfigError(file + ": cannot open config file");
+  try {
+    root = YAML::Load(in);
+  } catch (const YAML::ParserException& e) {
+    throw ConfigError(file + ":" + std::to_string(e.mark.line + 1) + ": YAML syntax error: " + e.msg);
+  }
+  if (root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
+  if (!root.IsMap()) throw ConfigError(file + ": the top level must be a map of sections");
+  std::set<std::string> seen;
+  for (const auto& o : overrides) {
+    apply_override(root, o, ctx, seen);
+    // Errors about this key now point at the override, not the file.
+    const auto eq = o.find('=');
+    ctx.record_override(o.substr(0, eq), "--set " + o);
+  }
+  return root;
+}
+
+// ---- YAML printing of the effective configuration ---------------------------------------------
+
+namespace {
+bool needs_quotes(const std::string& s) {
+  if (s.empty()) return true;
+  for (char c : s)
+    if (c == ':' || c == '#' || c == '{' || c == '}' || c == '[' || c == ']' || c == ',' || c == '"' ||
+        c == '\'' || c == '\n')
+      return true;
+  return s == "true" || s == "false" || s == "null" || s.front() == ' ' || s.back() == ' ';
+}
+std::string scalar(const Json& j) {
+  if (j.is_string()) {
+    const auto s = j.get<std::string>();
+    return needs_quotes(s) ? Json(s).dump() : s;
+  }
+  return j.dump();
+}
+void emit(std::ostringstream& os, const Json& j, int indent, bool in_list_item) {
+  const std::string pad(static_cast<std::size_t>(indent), ' ');
+  if (j.is_object()) {
+    bool first = true;
+    for (auto& [k, v] : j.items()) {
+      const std::string lead = (first && in_list_item) ? "" : pad;
+      first = false;
+      if ((v.is_object() && !v.empty()) || (v.is_array() && !v.empty())) {
+        os << lead << k << ":\n";
+        emit(os, v, indent + 2, false);
+      } else if (v.is_object()) {
+        os << lead << k << ": {}\n";
+      } else if (v.is_array()) {
+        os << lead << k << ": []\n";
+      } else {
+        os << lead << k << ": " << scalar(v) << "\n";
+      }
+    }
+  } else if (j.is_array()) {
+    bool scalars = true;
+    for (const auto& v : j) scalars = scalars && !v.is_structured();
+    if (scalars) {
+      // Short scalar lists stay on one line: the caller printed "key:" already.
+      os.seekp(-1, std::ios_base::cur);
+      os << " [";
+      bool first = true;
+      for (const auto& v : j) {
+        os << (first ? "" : ", ") << scalar(v);
+        first = false;
+      }
+      os << "]\n";
+      return;
+    }
+    for (const auto& v : j) {
+      os << pad << "- ";
+      if (v.is_structured()) emit(os, v, indent + 2, true);
+      else os << scalar(v) << "\n";
+    }
+  } else {
+    os << pad << scalar(j) << "\n";
+  }
+}
+}  // namespace
+
+std::string to_yaml(const Json& j) {
+  std::ostringstream os;
+  emit(os, j, 0, false);
+  return os.str();
+}
+
+// ---- docs/config.md ----------------------------------------------------------------------------
+
+namespace {
+std::string md_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') out += "\\|";
+    else out += c;
+  }
+  return out;
+}
+void document(std::ostringstream& os, const Schema& s, const std::string& path) {
+  os << "\n### `" << (path.empty() ? "(top level)" : path) << "`\n\n";
+  if (!s.doc().empty()) os << s.doc() << "\n\n";
+  std::vector<std::pair<std::string, const Schema*>> nested;
+  bool any_leaf = false;
+  for (const auto& f : s.fields()) {
+    std::vector<std::pair<std::string, const Schema*>> n;
+    f->nested(n);
+    if (n.empty() || f->type_text().rfind("section selected", 0) == 0) any_leaf = true;
+  }
+  if (any_leaf) {
+    os << "| key | type | default | meaning |\n|---|---|---|---|\n";
+    for (const auto& f : s.fields()) {
+      std::vector<std::pair<std::string, const Schema*>> n;
+      f->nested(n);
+      if (!n.empty() && f->type_text().rfind("section selected", 0) != 0) continue;
+      os << "| `" << f->key() << "` | " << md_escape(f->type_text()) << " | "
+         << (f->default_text().empty() ? "" : "`" + md_escape(f->default_text()) + "`") << " | "
+         << md_escape(f->doc()) << " |\n";
+    }
+  }
+  for (const auto& f : s.fields()) {
+    std::vector<std::pair<std::string, const Schema*>> n;
+    f->nested(n);
+    for (const auto& [name, sub] : n) {
+      if (name == f->key() || name == f->key() + "[]") {
+        document(os, *sub, join_path(path, name));
+      } else {
+        document(os, *sub, join_path(path, name));
+      }
+    }
+  }
+}
+}  // namespace
+
+std::string markdown_reference(const Schema& root, const std::string& title, const std::string& intro) {
+  std::ostringstream os;
+  os << "# " << title << "\n\n" << intro << "\n";
+  document(os, root, "");
+  return os.str();
+}
+
+}  // namespace ccnet::config

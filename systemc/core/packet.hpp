@@ -1,0 +1,70 @@
+// Packet-level data. Flits on the wire carry only a PacketId into this pool (DESIGN.md
+// section 3): payload and protocol fields live here. The pool recycles slots, so steady-state
+// simulation does not allocate.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/types.hpp"
+
+namespace ccnet {
+
+struct Packet {
+  PacketId id = kNoPacket;
+  NodeId src = 0;
+  NodeId dst = 0;
+  std::uint16_t size = 1;        // flits
+  PacketKind kind = PacketKind::Data;
+  std::uint8_t vnet = 0;         // virtual network (the papers' "traffic class": data, ack, spec...)
+  std::uint8_t traffic_class = 0;  // workload class index (statistics)
+  std::uint16_t flags = 0;       // PacketFlag bits
+
+  MessageId message = 0;         // message this packet belongs to (data) or refers to (control)
+  std::uint32_t seq = 0;         // packet index in its message
+  std::uint32_t message_packets = 1;
+
+  Cycle created = 0;             // message creation at the source host
+  Cycle injected = kNever;       // head flit left the source NIC
+  Cycle ejected = kNever;        // tail flit reached the destination NIC
+
+  // Routing state carried in the header.
+  std::uint16_t hops = 0;        // router-to-router hops taken so far
+  std::uint8_t global_hops = 0;  // dragonfly global channels crossed (selects the VC level)
+  std::uint8_t route_phase = 0;  // routing-function private (e.g. UGAL: 0 undecided, 1 min, 2 valiant)
+  std::uint32_t intermediate = 0;  // routing-function private (e.g. Valiant intermediate group)
+
+  // Protocol payload of control packets and mechanism header fields.
+  Cycle time = 0;                // transmission time carried by grants / LHRP NACKs
+  std::uint32_t amount = 0;      // reservation size, etc.
+  PacketId ref = kNoPacket;      // data packet an ACK/NACK refers to (source-side id)
+
+  bool has(PacketFlag f) const { return (flags & f) != 0; }
+  void set(PacketFlag f) { flags = static_cast<std::uint16_t>(flags | f); }
+  void clear(PacketFlag f) { flags = static_cast<std::uint16_t>(flags & ~f); }
+};
+
+class PacketPool {
+ public:
+  PacketPool() = default;
+  PacketPool(const PacketPool&) = delete;
+  PacketPool& operator=(const PacketPool&) = delete;
+
+  // Returns a fresh packet with every field at its default and a valid id.
+  Packet& allocate();
+  void release(PacketId id);
+
+  Packet& operator[](PacketId id) { return packets_[id]; }
+  const Packet& operator[](PacketId id) const { return packets_[id]; }
+
+  std::size_t live() const { return packets_.size() - free_.size(); }
+  std::size_t capacity() const { return packets_.size(); }
+  std::uint64_t allocated_total() const { return allocated_total_; }
+
+ private:
+  std::vector<Packet> packets_;
+  std::vector<PacketId> free_;
+  std::uint64_t allocated_total_ = 0;
+};
+
+}  // namespace ccnet

@@ -1,0 +1,63 @@
+#include "core/rng.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace ccnet {
+
+namespace {
+std::uint64_t splitmix64(std::uint64_t& x) {
+  std::uint64_t z = (x += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+inline std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+}  // namespace
+
+std::uint64_t hash_name(std::string_view name) {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char c : name) {
+    h ^= c;
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+RngStream::RngStream(std::uint64_t seed, std::string_view name) {
+  std::uint64_t x = seed ^ hash_name(name);
+  for (auto& s : s_) s = splitmix64(x);
+}
+
+std::uint64_t RngStream::next() {
+  const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
+  const std::uint64_t t = s_[1] << 17;
+  s_[2] ^= s_[0];
+  s_[3] ^= s_[1];
+  s_[1] ^= s_[2];
+  s_[0] ^= s_[3];
+  s_[2] ^= t;
+  s_[3] = rotl(s_[3], 45);
+  return result;
+}
+
+std::uint64_t RngStream::below(std::uint64_t n) {
+  // Unbiased: reject the top partial block of the 64-bit range.
+  const std::uint64_t limit = std::numeric_limits<std::uint64_t>::max() -
+                              std::numeric_limits<std::uint64_t>::max() % n;
+  std::uint64_t v = next();
+  while (v >= limit) v = next();
+  return v % n;
+}
+
+std::uint64_t RngStream::geometric(double p) {
+  if (p >= 1.0) return 0;
+  // Inverse transform: floor(log(U) / log(1 - p)), U in (0, 1].
+  const double u = 1.0 - uniform();
+  const double g = std::floor(std::log(u) / std::log1p(-p));
+  if (g >= static_cast<double>(std::numeric_limits<std::uint64_t>::max() / 2))
+    return std::numeric_limits<std::uint64_t>::max() / 2;
+  return static_cast<std::uint64_t>(g);
+}
+
+}  // namespace ccnet
