@@ -1,0 +1,77 @@
+// Hardware constants shared by the C++ model and the RTL: the single source.
+//
+// rtl/ccn_pkg.sv is generated from this file by scripts/gen_ccn_pkg (it compiles a small
+// program against this header, so the package holds exactly the values C++ sees). Two ctests
+// (label `lint`) keep both sides honest:
+//   * lint:ccn_pkg_fresh  regenerates the package into the build tree and diffs it against the
+//                         committed rtl/ccn_pkg.sv;
+//   * lint:ccn_pkg_verilated  static_asserts every constant of the *Verilated* package
+//                         (`/*verilator public*/` localparams) against the values below.
+//
+// Format (keep it: the generator expands these lists, it does not parse C++):
+//   CCN_HW_CONSTANTS(X):    X(Name, value, "doc")  ->  C++ ccnet::hw::kName, SV ccn_pkg::Name
+//   CCN_HW_PACKET_KINDS(X): X(Name, code)          ->  C++ ccnet::hw::PacketKindCode::Name,
+//                                                      SV ccn_pkg::PktKind<Name> (packet_kind_e)
+#pragma once
+
+#include <cstdint>
+
+#include "core/types.hpp"
+
+// Limits every mirrored block checks its parameters against (RTL: elaboration assertions;
+// C++: static_asserts in the SystemC wrappers, systemc/blocks/*_sc.hpp).
+#define CCN_HW_CONSTANTS(X)                                                                          \
+  X(MaxCreditLanes, 4u, "Most credits one port returns per cycle (crossbar speedup of a router).")   \
+  X(MaxVcs, 16u, "Most virtual channels (or VOQs) per port.")                                        \
+  X(MaxPrioLevels, 4u, "Most arbitration priority levels (traffic classes).")                        \
+  X(MaxPorts, 64u, "Most ports of one router.")                                                      \
+  X(PacketKindWidth, 3u, "Bits of a packet-kind code on the wire (packet_kind_e).")
+
+// Packet-kind codes on the wire; must equal ccnet::PacketKind (core/types.hpp), checked below.
+#define CCN_HW_PACKET_KINDS(X) \
+  X(Data, 0u)                  \
+  X(Ack, 1u)                   \
+  X(Nack, 2u)                  \
+  X(Reservation, 3u)           \
+  X(Grant, 4u)                 \
+  X(Retry, 5u)                 \
+  X(CongestionNotification, 6u)
+
+namespace ccnet::hw {
+
+#define CCN_HW_DECLARE_CONSTANT(name, value, doc) inline constexpr std::uint32_t k##name = value;
+CCN_HW_CONSTANTS(CCN_HW_DECLARE_CONSTANT)
+#undef CCN_HW_DECLARE_CONSTANT
+
+enum class PacketKindCode : std::uint8_t {
+#define CCN_HW_DECLARE_KIND(name, code) name = code,
+  CCN_HW_PACKET_KINDS(CCN_HW_DECLARE_KIND)
+#undef CCN_HW_DECLARE_KIND
+};
+
+// The wire codes are the model's PacketKind values, one for one.
+#define CCN_HW_CHECK_KIND(name, code)                                                  \
+  static_assert(static_cast<unsigned>(::ccnet::PacketKind::name) == (code),            \
+                "hw_consts.hpp: packet-kind code of " #name " differs from PacketKind");
+CCN_HW_PACKET_KINDS(CCN_HW_CHECK_KIND)
+#undef CCN_HW_CHECK_KIND
+
+#define CCN_HW_COUNT_KIND(name, code) +1
+inline constexpr int kNumPacketKindCodes = 0 CCN_HW_PACKET_KINDS(CCN_HW_COUNT_KIND);
+#undef CCN_HW_COUNT_KIND
+static_assert(kNumPacketKindCodes == ::ccnet::kNumPacketKinds,
+              "hw_consts.hpp: every PacketKind needs a wire code");
+static_assert((1u << kPacketKindWidth) >= static_cast<unsigned>(kNumPacketKindCodes),
+              "hw_consts.hpp: PacketKindWidth too small for the packet kinds");
+static_assert(kMaxCreditLanes >= 1 && kMaxVcs >= 1 && kMaxPrioLevels >= 1 && kMaxPorts >= 1);
+
+// Width of an index into `n` things as the RTL declares it ($clog2, at least one bit).
+constexpr unsigned index_width(unsigned n) {
+  unsigned w = 0;
+  while ((1u << w) < n) ++w;
+  return w == 0 ? 1u : w;
+}
+// Width of a count 0..n ($clog2(n + 1)).
+constexpr unsigned count_width(unsigned n) { return index_width(n + 1); }
+
+}  // namespace ccnet::hw
