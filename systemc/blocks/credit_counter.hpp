@@ -34,8 +34,12 @@ class CreditCounter {
   bool error() const { return error_; }
   const CreditCounterParams& params() const { return p_; }
 
-  // Clock edge. Returns false on a violation (the caller decides how to report it).
-  bool commit(std::uint32_t give, bool take) {
+  // What commit(give, take) would do, without doing it (the RTL's combinational violation_o).
+  struct Next {
+    std::uint32_t count;
+    bool ok;
+  };
+  Next next(std::uint32_t give, bool take) const {
     bool ok = give <= p_.max_give;
     std::int64_t next = static_cast<std::int64_t>(count_);
     if (take) {
@@ -47,9 +51,15 @@ class CreditCounter {
       ok = false;
       next = p_.init;
     }
-    count_ = static_cast<std::uint32_t>(next);
-    if (!ok) error_ = true;
-    return ok;
+    return Next{static_cast<std::uint32_t>(next), ok};
+  }
+
+  // Clock edge. Returns false on a violation (the caller decides how to report it).
+  bool commit(std::uint32_t give, bool take) {
+    const Next n = next(give, take);
+    count_ = n.count;
+    if (!n.ok) error_ = true;
+    return n.ok;
   }
 
  private:

@@ -17,6 +17,7 @@ OutputArbiter::OutputArbiter(const OutputArbiterParams& p, const std::vector<std
 void OutputArbiter::reset() {
   arb_.reset();
   for (auto& c : credits_) c.reset();
+  lane_error_ = false;
 }
 
 int OutputArbiter::pick(const Request* reqs, std::size_t n, bool enable) const {
@@ -40,6 +41,7 @@ bool OutputArbiter::commit(int granted, std::uint32_t granted_prio, const std::u
   for (std::uint32_t k = 0; k < give_count; ++k) {
     if (give_vc[k] >= p_.num_vc) {
       ok = false;
+      lane_error_ = true;
       continue;
     }
     ++give_tmp_[give_vc[k]];
@@ -62,7 +64,37 @@ bool OutputArbiter::commit(int granted, std::uint32_t granted_prio, const std::u
   return ok;
 }
 
+bool OutputArbiter::check_commit(int granted, const std::uint16_t* give_vc, std::uint32_t give_count) const {
+  bool ok = true;
+  // Each VC named by a lane once (at its first lane), with all its lanes' credits.
+  for (std::uint32_t k = 0; k < give_count; ++k) {
+    const std::uint16_t v = give_vc[k];
+    if (v >= p_.num_vc) {
+      ok = false;
+      continue;
+    }
+    bool first = true;
+    std::uint32_t give = 0;
+    for (std::uint32_t j = 0; j < give_count; ++j) {
+      if (give_vc[j] != v) continue;
+      first = first && j >= k;
+      ++give;
+    }
+    if (!first) continue;
+    const bool take = granted >= 0 && static_cast<std::uint32_t>(granted) == v;
+    ok = credits_[v].next(give, take).ok && ok;
+  }
+  if (granted >= 0) {
+    const auto g = static_cast<std::uint32_t>(granted);
+    bool given = false;
+    for (std::uint32_t k = 0; k < give_count; ++k) given = given || give_vc[k] == g;
+    if (!given) ok = credits_[g].next(0, true).ok && ok;
+  }
+  return ok;
+}
+
 bool OutputArbiter::error() const {
+  if (lane_error_) return true;
   for (const auto& c : credits_)
     if (c.error()) return true;
   return false;

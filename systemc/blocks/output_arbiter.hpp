@@ -10,7 +10,8 @@
 //     within it (an RrArbiter without lock);
 //   * `enable` low (link busy / stalled) suppresses the grant.
 // Clock edge: the granted VC takes one credit; credit lanes returned by the downstream router
-// (give_vc[k] for k < give_count) add one credit each to their VC.
+// (give_vc[k] for k < give_count) add one credit each to their VC. A lane naming a VC >= num_vc,
+// a credit overflow or an underflow is a violation: commit() returns false and error() sticks.
 #pragma once
 
 #include <cstdint>
@@ -56,6 +57,8 @@ class OutputArbiter {
   // Returns false if a credit counter saw a violation.
   bool commit(int granted, std::uint32_t granted_prio, const std::uint16_t* give_vc,
               std::uint32_t give_count);
+  // What commit() would return, without committing (the RTL's combinational violation_o).
+  bool check_commit(int granted, const std::uint16_t* give_vc, std::uint32_t give_count) const;
 
   std::uint32_t credits(std::uint32_t vc) const { return credits_[vc].count(); }
   std::uint32_t depth(std::uint32_t vc) const { return credits_[vc].params().init; }
@@ -68,6 +71,7 @@ class OutputArbiter {
   RrArbiter arb_;
   std::vector<CreditCounter> credits_;
   std::vector<std::uint32_t> give_tmp_;
+  bool lane_error_ = false;  // a credit lane named a VC >= num_vc (sticky, like the counters')
 };
 
 }  // namespace ccnet::blocks

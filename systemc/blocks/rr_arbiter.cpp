@@ -53,6 +53,31 @@ int RrArbiter::comb(const std::vector<std::uint8_t>& req, const std::vector<std:
   return pick(reqs, n);
 }
 
+void RrArbiter::comb_passes(const std::uint8_t* req, const std::uint32_t* prio, const std::uint32_t* group,
+                            unsigned num_pass, int* winners) const {
+  Request buf[256] = {};
+  std::vector<Request> big;
+  Request* cand = buf;
+  if (p_.num_req > 256) {
+    big.resize(p_.num_req);
+    cand = big.data();
+  }
+  for (unsigned k = 0; k < num_pass; ++k) {
+    std::size_t n = 0;
+    for (std::uint32_t i = 0; i < p_.num_req; ++i) {
+      if (!req[i]) continue;
+      bool excluded = false;
+      for (unsigned j = 0; j < k && !excluded; ++j) {
+        if (winners[j] < 0) continue;
+        const auto w = static_cast<std::uint32_t>(winners[j]);
+        excluded = w == i || (group != nullptr && group[w] == group[i]);
+      }
+      if (!excluded) cand[n++] = Request{i, p_.num_prio > 1 ? prio[i] : 0u};
+    }
+    winners[k] = pick(cand, n);
+  }
+}
+
 void RrArbiter::commit(int granted, std::uint32_t prio, bool last) {
   if (granted < 0) return;
   const auto g = static_cast<std::uint32_t>(granted);

@@ -39,6 +39,13 @@ class RrArbiter {
   int pick(const Request* reqs, std::size_t n) const;
   // Dense evaluation (the RTL port view): req[i] != 0 asserts requester i.
   int comb(const std::vector<std::uint8_t>& req, const std::vector<std::uint32_t>& prio) const;
+  // Dense multi-grant evaluation (rtl/ccn_rr_arbiter.sv with NumPass / NumGroup): pass k picks
+  // among the requesters no earlier pass granted and, when `group` is not null, whose group
+  // differs from the group of every earlier pass's winner. All passes see the same state (this
+  // is the input stage of SwitchAllocator). Writes winners[0..num_pass), -1 for no grant; the
+  // caller commits the used ones in pass order. Arrays have params().num_req entries.
+  void comb_passes(const std::uint8_t* req, const std::uint32_t* prio, const std::uint32_t* group,
+                   unsigned num_pass, int* winners) const;
 
   // Clock edge: apply the effect of using grant `granted` (at level `prio`); `last` ends a
   // locked transfer. Call only when the grant was used (ack).

@@ -297,6 +297,39 @@ class ScalarListField : public Field {
   Range<V> range_;
 };
 
+template <class T>
+class StringListField : public Field {
+ public:
+  StringListField(std::string key, std::vector<std::string> T::*m, std::vector<std::string> def, std::string doc)
+      : Field(std::move(key), std::move(doc)), m_(m), def_(std::move(def)) {}
+  void set_default(void* obj) const override { static_cast<T*>(obj)->*m_ = def_; }
+  void bind(void* obj, const YAML::Node& node, BindContext& ctx, const std::string& path) const override {
+    auto& out = static_cast<T*>(obj)->*m_;
+    out.clear();
+    if (node.IsScalar()) {
+      out.push_back(node.Scalar());
+      return;
+    }
+    if (!node.IsSequence()) ctx.fail(node, path, "expected a list of names, got a " + yaml_type_name(node));
+    for (std::size_t i = 0; i < node.size(); ++i) {
+      if (!node[i].IsScalar())
+        ctx.fail(node[i], path + "[" + std::to_string(i) + "]", "expected a name, got a " + yaml_type_name(node[i]));
+      out.push_back(node[i].Scalar());
+    }
+  }
+  Json dump(const void* obj) const override { return static_cast<const T*>(obj)->*m_; }
+  std::string type_text() const override { return "list of names"; }
+  std::string default_text() const override {
+    std::string s = "[";
+    for (std::size_t i = 0; i < def_.size(); ++i) s += (i ? ", " : "") + def_[i];
+    return s + "]";
+  }
+
+ private:
+  std::vector<std::string> T::*m_;
+  std::vector<std::string> def_;
+};
+
 template <class T, class S>
 class SectionField : public Field {
  public:
@@ -435,10 +468,13 @@ template <class T>
 class Declare {
  public:
   explicit Declare(Schema& s) : s_(s) {}
-  template <class V>
-  Declare& field(const char* key, V T::*m, V def, const char* doc, Range<V> r = {}) {
+  // C may be T or a base class of T (members declared in a shared base).
+  template <class V, class C>
+  Declare& field(const char* key, V C::*m, V def, const char* doc, Range<V> r = {}) {
     static_assert(std::is_arithmetic_v<V>, "use str()/choice()/section() for non-numbers");
-    s_.add(std::make_unique<ScalarField<T, V>>(key, m, def, doc, r));
+    static_assert(std::is_base_of_v<C, T>, "member of an unrelated class");
+    V T::*mt = m;
+    s_.add(std::make_unique<ScalarField<T, V>>(key, mt, def, doc, r));
     return *this;
   }
   Declare& str(const char* key, std::string T::*m, std::string def, const char* doc) {
@@ -455,6 +491,10 @@ class Declare {
   Declare& list(const char* key, std::vector<V> T::*m, std::vector<V> def, const char* doc,
                 Range<V> r = {}) {
     s_.add(std::make_unique<ScalarListField<T, V>>(key, m, std::move(def), doc, r));
+    return *this;
+  }
+  Declare& strings(const char* key, std::vector<std::string> T::*m, std::vector<std::string> def, const char* doc) {
+    s_.add(std::make_unique<StringListField<T>>(key, m, std::move(def), doc));
     return *this;
   }
   template <class S>

@@ -1,5 +1,6 @@
 #include "core/flit.hpp"
 
+#include <sstream>
 #include <systemc>
 
 namespace ccnet {
@@ -8,6 +9,12 @@ std::ostream& operator<<(std::ostream& os, const Flit& f) {
   if (!f.valid()) return os << "idle";
   return os << "p" << f.packet << "." << f.index << "@vc" << f.vc << (f.head ? "H" : "")
             << (f.tail ? "T" : "");
+}
+
+std::string to_text(const Flit& f) {
+  std::ostringstream os;
+  os << f;
+  return os.str();
 }
 
 void sc_trace(sc_core::sc_trace_file* tf, const Flit& f, const std::string& name) {

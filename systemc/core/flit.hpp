@@ -31,6 +31,7 @@ struct Flit {
 };
 
 std::ostream& operator<<(std::ostream& os, const Flit& f);
+std::string to_text(const Flit& f);
 void sc_trace(sc_core::sc_trace_file* tf, const Flit& f, const std::string& name);
 
 // Credits returned upstream in one cycle. A crossbar with speedup S can free up to S buffer

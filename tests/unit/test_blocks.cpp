@@ -204,3 +204,63 @@ TEST_CASE("switch_allocator: no grant is lost or duplicated under random load", 
     sa.commit(g);
   }
 }
+
+TEST_CASE("rr_arbiter comb_passes: distinct winners, group exclusion, one state", "[rr_arbiter]") {
+  RrArbiter a({5, 2, false});
+  const std::uint8_t req[5] = {1, 1, 1, 0, 1};
+  const std::uint32_t prio[5] = {0, 1, 0, 0, 1};
+  const std::uint32_t group[5] = {0, 1, 1, 2, 0};
+  int w[3];
+  a.comb_passes(req, prio, nullptr, 3, w);
+  // Level 1 first (1 then 4), then level 0 from its pointer (0).
+  CHECK(w[0] == 1);
+  CHECK(w[1] == 4);
+  CHECK(w[2] == 0);
+  a.comb_passes(req, prio, group, 3, w);
+  // 1 (group 1), 4 (group 0), then 0 is in group 0 and 2 in group 1: nobody left.
+  CHECK(w[0] == 1);
+  CHECK(w[1] == 4);
+  CHECK(w[2] == -1);
+  // Committing in pass order leaves the level-1 pointer after the last winner.
+  a.commit(w[0], 1, true);
+  a.commit(w[1], 1, true);
+  CHECK(a.pointer(1) == 0);
+  a.comb_passes(req, prio, nullptr, 1, w);
+  CHECK(w[0] == 1);
+}
+
+TEST_CASE("credit_counter next() predicts commit() without changing state", "[credit_counter]") {
+  CreditCounter c({2, 2});
+  CHECK_FALSE(c.next(1, false).ok);  // overflow
+  CHECK(c.next(1, false).count == 2);
+  CHECK(c.next(0, true).ok);
+  CHECK(c.next(0, true).count == 1);
+  CHECK(c.count() == 2);
+  CHECK_FALSE(c.error());
+}
+
+TEST_CASE("output_arbiter: a credit lane naming no VC is a sticky error", "[output_arbiter]") {
+  OutputArbiter oa({2, 1, 2, 2, false});
+  std::uint16_t bad[1] = {2};
+  CHECK_FALSE(oa.check_commit(-1, bad, 1));
+  CHECK_FALSE(oa.error());  // check_commit does not commit
+  CHECK_FALSE(oa.commit(-1, 0, bad, 1));
+  CHECK(oa.error());
+  oa.reset();
+  CHECK_FALSE(oa.error());
+}
+
+TEST_CASE("output_arbiter check_commit predicts commit", "[output_arbiter]") {
+  OutputArbiter oa({2, 1, 2, 2, false});
+  std::uint16_t give2[2] = {1, 1};
+  CHECK_FALSE(oa.check_commit(-1, give2, 2));  // VC1 full: overflow
+  CHECK(oa.check_commit(1, give2, 1));         // take one, get one back
+  CHECK(oa.commit(0, 0, nullptr, 0));
+  CHECK(oa.commit(0, 0, nullptr, 0));
+  CHECK(oa.credits(0) == 0);
+  std::uint16_t give0[1] = {0};
+  CHECK_FALSE(oa.check_commit(0, give0, 1));  // take from empty although a credit arrives
+  CHECK(oa.check_commit(-1, give0, 1));
+  const bool predicted = oa.check_commit(-1, give0, 1);
+  CHECK(oa.commit(-1, 0, give0, 1) == predicted);
+}

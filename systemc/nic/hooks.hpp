@@ -1,0 +1,45 @@
+// NIC hook points (DESIGN.md section 5): source (message admission, per-packet class choice,
+// reaction to control packets), destination (ACK content). The injection engine's
+// eligibility (IPD, CCTI) is reached through NicApi::engine().
+#pragma once
+
+#include <cstdint>
+
+#include "core/packet.hpp"
+#include "core/types.hpp"
+
+namespace ccnet {
+
+namespace blocks {
+class InjectionEngine;
+}
+
+class NicApi {
+ public:
+  virtual ~NicApi() = default;
+  virtual NodeId id() const = 0;
+  virtual Cycle now() const = 0;
+  virtual PacketPool& packets() = 0;
+  // Queue a control packet (already filled in, src = this node) for injection.
+  virtual void send_control(Packet& p) = 0;
+  virtual blocks::InjectionEngine& engine() = 0;
+  // Note a BECN for the send queue to `dst` (applied at this cycle's engine commit).
+  virtual void becn(NodeId dst) = 0;
+};
+
+class NicHooks {
+ public:
+  virtual ~NicHooks() = default;
+  // Source: a data packet was just formed from its message and is about to stream; the hook
+  // may set flags (e.g. speculative). Its vnet is chosen after this call.
+  virtual void on_packet_formed(NicApi&, Packet&) {}
+  // Source: a control packet addressed to this node arrived (ACK, NACK, grant, CNP, ...).
+  virtual void on_control(NicApi&, const Packet&) {}
+  // Destination: a data packet's tail arrived. `ack` is the ACK about to be sent (nullptr when
+  // ACKs are off); the hook may fill it (e.g. BECN) or send its own control packets.
+  virtual void on_data(NicApi&, const Packet& /*data*/, Packet* /*ack*/) {}
+  // Once per cycle.
+  virtual void tick(NicApi&) {}
+};
+
+}  // namespace ccnet

@@ -1,0 +1,331 @@
+#include "nic/nic.hpp"
+
+#include <algorithm>
+#include <ostream>
+#include <sstream>
+
+#include "cc/mechanism.hpp"
+#include "core/error.hpp"
+#include "sim/network_stats.hpp"
+
+namespace ccnet {
+
+Nic::Nic(sc_core::sc_module_name name, NodeId id, NicEnv env, std::unique_ptr<NicHooks> hooks)
+    : sc_core::sc_module(name), id_(id), env_(std::move(env)), hooks_(std::move(hooks)) {
+  std::uint8_t max_prio = 0;
+  for (auto p : env_.vnet_priority) max_prio = std::max(max_prio, p);
+  engine_ = blocks::InjectionEngine(blocks::InjectionEngineParams{env_.num_nodes, 0, 1, 0, 0});
+  arbiter_ = blocks::OutputArbiter(blocks::OutputArbiterParams{env_.num_vcs, max_prio + 1u, env_.inject_depth,
+                                                                kMaxCreditLanes, env_.vct});
+  send_queues_.resize(env_.num_nodes);
+  control_streams_.resize(env_.vnet_priority.size());
+  control_queues_.resize(env_.vnet_priority.size());
+  eject_occupancy_.assign(env_.num_vcs, 0);
+  period_ps_ = env_.period.value();
+  host.register_b_transport(this, &Nic::b_transport);
+  SC_METHOD(tick);
+  sensitive << clk.pos();
+  dont_initialize();
+}
+
+Nic::~Nic() = default;
+
+void Nic::fail(const std::string& what) const {
+  std::ostringstream os;
+  os << name() << " @cycle " << now_ << ": " << what;
+  throw ModelError(os.str());
+}
+
+void Nic::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  if (gp.get_command() != tlm::TLM_WRITE_COMMAND || gp.get_data_length() != sizeof(MessageRequest) ||
+      gp.get_data_ptr() == nullptr) {
+    gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    return;
+  }
+  MessageRequest req;
+  std::copy_n(gp.get_data_ptr(), sizeof req, reinterpret_cast<unsigned char*>(&req));
+  if (req.dst >= env_.num_nodes || req.dst == id_ || req.size == 0) {
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  // Stamped with the posting cycle (plus the initiator's annotated delay); visible from the
+  // next cycle on.
+  const Cycle at = (sc_core::sc_time_stamp() + delay).value() / period_ps_;
+  posted_.push_back({at, req});
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void Nic::tick() {
+  now_ = sc_core::sc_time_stamp().value() / period_ps_;
+  ingest_posted();
+  receive();
+  start_streams();
+  send_flit();
+  if (hooks_) hooks_->tick(*this);
+  commit_and_write();
+}
+
+void Nic::ingest_posted() {
+  if (posted_.empty()) return;
+  std::size_t kept = 0;
+  for (std::size_t k = 0; k < posted_.size(); ++k) {
+    const auto& [at, req] = posted_[k];
+    if (at >= now_) {
+      posted_[kept++] = posted_[k];
+      continue;
+    }
+    std::int32_t mi;
+    if (!free_messages_.empty()) {
+      mi = free_messages_.back();
+      free_messages_.pop_back();
+    } else {
+      mi = static_cast<std::int32_t>(messages_.size());
+      messages_.emplace_back();
+    }
+    Message& m = messages_[mi];
+    m = Message{};
+    m.id = (static_cast<MessageId>(id_) << 40) | next_message_++;
+    m.dst = req.dst;
+    m.size = req.size;
+    m.packets = (req.size + env_.config.max_packet - 1) / env_.config.max_packet;
+    m.created = at;
+    m.traffic_class = req.traffic_class;
+    m.measured = env_.stats.in_window(at);
+    env_.stats.message_created(id_, req.traffic_class, req.size, at);
+    SendQueue& q = send_queues_[req.dst];
+    if (q.tail >= 0) messages_[q.tail].next = mi;
+    else {
+      q.head = mi;
+      engine_.set_nonempty(req.dst, true);
+    }
+    q.tail = mi;
+    ++queued_messages_;
+    ++counters_.messages_posted;
+  }
+  posted_.resize(kept);
+}
+
+void Nic::receive() {
+  const Flit& f = flit_in.read();
+  if (f.valid()) in_link_.push_back({now_ - 1 + env_.link_latency, f});
+  while (!in_link_.empty() && in_link_.front().first <= now_) {
+    const Flit g = in_link_.front().second;
+    in_link_.pop_front();
+    if (g.vc >= env_.num_vcs) fail("flit " + to_text(g) + " on nonexistent VC");
+    if (++eject_occupancy_[g.vc] > env_.config.ejection_buffer)
+      fail("ejection buffer overflow on VC " + std::to_string(g.vc) + " (flit sent without a credit)");
+    // The NIC drains its ejection buffer at link rate: the slot is freed at once.
+    --eject_occupancy_[g.vc];
+    credit_return_.push_back({now_ + env_.config.credit_delay, g.vc});
+    ++counters_.flits_ejected;
+    if (g.tail) {
+      const Packet& p = env_.packets[g.packet];
+      if (p.dst != id_) fail("packet " + std::to_string(p.id) + " for node " + std::to_string(p.dst) + " ejected here (misrouted)");
+      if (g.index + 1u != p.size) fail("packet " + std::to_string(p.id) + " tail flit index does not match its size");
+      eject(p);
+    }
+  }
+  const CreditLanes& c = credit_in.read();
+  if (!c.empty()) credit_link_.push_back({now_ - 1 + env_.link_latency, c});
+  while (!credit_link_.empty() && credit_link_.front().first <= now_) {
+    const CreditLanes& lanes = credit_link_.front().second;
+    for (int k = 0; k < lanes.count; ++k) gives_.push_back(lanes.vc[k]);
+    credit_link_.pop_front();
+  }
+}
+
+void Nic::eject(const Packet& cp) {
+  Packet& p = env_.packets[cp.id];
+  p.ejected = now_;
+  ++counters_.packets_ejected;
+  env_.stats.packet_ejected(p, id_, now_);
+  if (p.kind == PacketKind::Data) {
+    ++counters_.data_packets_received;
+    // Reassembly: a message completes when its last packet arrives.
+    bool complete = p.message_packets == 1;
+    if (!complete) {
+      auto& r = reassembly_[p.message];
+      if (++r.received == p.message_packets) {
+        complete = true;
+        reassembly_.erase(p.message);
+      }
+    }
+    if (complete) env_.stats.message_completed(p.traffic_class, p.created, now_, p.has(kFlagMeasured));
+    Packet* ack = nullptr;
+    if (env_.config.acks || env_.mechanism.requires_acks()) {
+      ack = &env_.packets.allocate();
+      ack->kind = PacketKind::Ack;
+      ack->src = id_;
+      ack->dst = p.src;
+      ack->size = 1;
+      ack->message = p.message;
+      ack->seq = p.seq;
+      ack->ref = p.ref;
+      ack->traffic_class = p.traffic_class;
+      ack->created = now_;
+    }
+    if (hooks_) hooks_->on_data(*this, p, ack);
+    if (ack) send_control(*ack);
+  } else {
+    if (p.kind == PacketKind::Ack) {
+      ++counters_.acks_received;
+      if (counters_.unacked == 0) fail("ACK without an unacknowledged packet");
+      --counters_.unacked;
+    }
+    if (hooks_) hooks_->on_control(*this, p);
+  }
+  env_.packets.release(p.id);
+}
+
+void Nic::send_control(Packet& p) {
+  p.src = id_;
+  const std::uint8_t vnet = env_.mechanism.vnet_of(p);
+  if (p.created == 0 && p.kind != PacketKind::Data) p.created = now_;
+  control_queues_[vnet].push_back(p.id);
+  ++control_queued_;
+}
+
+VcId Nic::choose_vc(std::uint8_t vnet) const {
+  // Level-0 VCs of the vnet at the router's injection port; the one with most credits.
+  const VcId base = static_cast<VcId>(vnet * env_.vc_levels * env_.vcs_per_level);
+  VcId best = base;
+  for (std::uint32_t k = 1; k < env_.vcs_per_level; ++k) {
+    const auto v = static_cast<VcId>(base + k);
+    if (arbiter_.credits(v) > arbiter_.credits(best)) best = v;
+  }
+  return best;
+}
+
+void Nic::start_streams() {
+  // Control packets: one stream per vnet.
+  if (control_queued_) {
+    for (std::size_t v = 0; v < control_streams_.size(); ++v) {
+      Stream& s = control_streams_[v];
+      if (s.busy() || control_queues_[v].empty()) continue;
+      s.packet = control_queues_[v].front();
+      control_queues_[v].pop_front();
+      --control_queued_;
+      s.next_flit = 0;
+      s.vc = choose_vc(static_cast<std::uint8_t>(v));
+    }
+  }
+  // Data: the injection engine grants a send queue when the data stream is free.
+  engine_grant_ = engine_.pick(now_, !data_stream_.busy());
+  if (engine_grant_ < 0) return;
+  const auto dst = static_cast<NodeId>(engine_grant_);
+  SendQueue& q = send_queues_[dst];
+  Message& m = messages_[q.head];
+  const std::uint32_t size = std::min(env_.config.max_packet, m.size - m.packetized);
+  Packet& p = env_.packets.allocate();
+  p.kind = PacketKind::Data;
+  p.src = id_;
+  p.dst = dst;
+  p.size = static_cast<std::uint16_t>(size);
+  p.message = m.id;
+  p.seq = m.next_seq++;
+  p.message_packets = m.packets;
+  p.created = m.created;
+  p.traffic_class = m.traffic_class;
+  p.ref = p.id;
+  if (m.measured) p.set(kFlagMeasured);
+  m.packetized += size;
+  if (hooks_) hooks_->on_packet_formed(*this, p);
+  p.vnet = env_.mechanism.vnet_of(p);
+  engine_len_ = size;
+  data_stream_.packet = p.id;
+  data_stream_.next_flit = 0;
+  data_stream_.vc = choose_vc(p.vnet);
+  if (m.packetized == m.size) {
+    const std::int32_t done = q.head;
+    q.head = m.next;
+    if (q.head < 0) {
+      q.tail = -1;
+      engine_.set_nonempty(dst, false);
+    }
+    free_messages_.push_back(done);
+    --queued_messages_;
+  }
+}
+
+void Nic::send_flit() {
+  requests_.clear();
+  auto add = [&](const Stream& s) {
+    if (!s.busy()) return;
+    const Packet& p = env_.packets[s.packet];
+    requests_.push_back(blocks::OutputArbiter::Request{s.vc, env_.vnet_priority[env_.mechanism.vnet_of(p)], p.size,
+                                                       s.next_flit == 0});
+  };
+  add(data_stream_);
+  for (const auto& s : control_streams_) add(s);
+  const int g = arbiter_.pick(requests_.data(), requests_.size());
+  if (g < 0) return;
+  Stream* s = data_stream_.busy() && data_stream_.vc == g ? &data_stream_ : nullptr;
+  for (auto& cs : control_streams_)
+    if (!s && cs.busy() && cs.vc == g) s = &cs;
+  Packet& p = env_.packets[s->packet];
+  Flit f;
+  f.packet = p.id;
+  f.index = s->next_flit;
+  f.vc = s->vc;
+  f.head = s->next_flit == 0;
+  f.tail = s->next_flit + 1u == p.size;
+  send_ = f;
+  send_prio_ = env_.vnet_priority[env_.mechanism.vnet_of(p)];
+  ++counters_.flits_injected;
+  if (f.head) {
+    p.injected = now_;
+    ++counters_.packets_injected;
+    if (p.kind == PacketKind::Data) ++counters_.unacked;
+    env_.stats.packet_injected(p, now_);
+  }
+  if (f.tail) s->packet = kNoPacket;
+  else ++s->next_flit;
+}
+
+void Nic::commit_and_write() {
+  const int g = send_.valid() ? static_cast<int>(send_.vc) : -1;
+  if (g >= 0 || !gives_.empty()) {
+    if (!arbiter_.commit(g, send_prio_, gives_.data(), static_cast<std::uint32_t>(gives_.size())))
+      fail("injection credit counter violation (credits beyond the router's buffer depth)");
+    gives_.clear();
+  }
+  becn_queues_.assign(becn_.begin(), becn_.end());
+  engine_.commit(now_, engine_grant_, engine_len_, becn_queues_.data(), becn_queues_.size());
+  becn_.clear();
+  engine_grant_ = -1;
+  if (send_ != last_written_) {
+    flit_out.write(send_);
+    last_written_ = send_;
+  }
+  send_ = Flit{};
+  CreditLanes lanes;
+  while (!credit_return_.empty() && credit_return_.front().first <= now_ && lanes.count < kMaxCreditLanes) {
+    lanes.push(credit_return_.front().second);
+    credit_return_.pop_front();
+  }
+  if (lanes != last_credit_written_) {
+    credit_out.write(lanes);
+    last_credit_written_ = lanes;
+  }
+}
+
+void Nic::dump_state(std::ostream& os) const {
+  os << name() << " (node " << id_ << ") at cycle " << now_ << ": " << queued_messages_ << " messages queued, "
+     << control_queued_ << " control packets queued, " << counters_.unacked << " unacknowledged";
+  if (data_stream_.busy()) os << ", streaming packet " << data_stream_.packet << " flit " << data_stream_.next_flit
+                              << " on vc " << data_stream_.vc << " (credits " << arbiter_.credits(data_stream_.vc) << ")";
+  os << "\n";
+}
+
+void Nic::check_quiescent() const {
+  std::ostringstream os;
+  if (data_stream_.busy()) os << "data stream busy; ";
+  if (control_queued_) os << control_queued_ << " control packets queued; ";
+  if (!in_link_.empty()) os << "flits on the ejection link; ";
+  for (VcId v = 0; v < env_.num_vcs; ++v)
+    if (arbiter_.credits(v) != env_.inject_depth) os << "injection vc " << v << " credits " << arbiter_.credits(v) << "; ";
+  if (!reassembly_.empty()) os << reassembly_.size() << " messages partially reassembled; ";
+  if (!os.str().empty()) fail("not quiescent after drain: " + os.str());
+}
+
+}  // namespace ccnet

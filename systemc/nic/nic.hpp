@@ -1,0 +1,177 @@
+// Network interface card (signal-accurate on the network side, TLM-2.0 on the host side).
+//
+// Host side: a TLM-2.0 target socket; a traffic generator (TLM initiator) posts a message with
+// b_transport (payload: MessageRequest). Posted messages become visible to the NIC one cycle
+// later, so results never depend on the order in which the generator and NIC run.
+//
+// Source: one send queue per destination (queue-pair style). The injection engine (mirrored
+// block systemc/blocks/injection_engine) grants a queue round-robin per packet when the data
+// path is free; the head message is segmented into packets of at most nic.max_packet flits.
+// Control packets (ACKs, ...) wait in one FIFO per vnet. A per-output credit arbiter (the
+// router's OutputArbiter block) picks, each cycle, which stream sends a flit to the router,
+// by vnet priority and downstream credits.
+//
+// Destination: ejects one flit per cycle into its ejection buffer and frees it at once
+// (credits return after nic.credit_delay); a data packet's tail completes it (latency
+// statistics, ACK, reassembly of multi-packet messages).
+#pragma once
+
+#include <memory>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+#include <unordered_map>
+#include <vector>
+
+#include "blocks/injection_engine.hpp"
+#include "blocks/output_arbiter.hpp"
+#include "core/flit.hpp"
+#include "core/packet.hpp"
+#include "core/ring.hpp"
+#include "nic/hooks.hpp"
+#include "nic/nic_config.hpp"
+
+namespace ccnet {
+
+class Mechanism;
+class NetworkStats;
+
+// What a host posts through the TLM socket (generic payload data pointer, command WRITE).
+struct MessageRequest {
+  NodeId dst = 0;
+  std::uint32_t size = 1;  // flits
+  std::uint8_t traffic_class = 0;
+};
+
+struct NicEnv {
+  const NicConfig& config;
+  const Mechanism& mechanism;
+  PacketPool& packets;
+  NetworkStats& stats;
+  std::uint32_t num_nodes;
+  std::uint32_t num_vcs;            // VCs of the router's terminal input port
+  std::uint32_t vcs_per_level;
+  std::uint8_t vc_levels;
+  std::vector<std::uint8_t> vnet_priority;
+  std::uint32_t inject_depth;       // router input buffer per VC (credits after reset)
+  std::uint32_t link_latency;
+  bool vct;
+  sc_core::sc_time period;
+};
+
+struct NicCounters {
+  std::uint64_t messages_posted = 0;
+  std::uint64_t packets_injected = 0;
+  std::uint64_t flits_injected = 0;
+  std::uint64_t packets_ejected = 0;
+  std::uint64_t flits_ejected = 0;
+  std::uint64_t data_packets_received = 0;
+  std::uint64_t acks_received = 0;
+  std::uint64_t unacked = 0;  // data packets sent and not yet acknowledged
+};
+
+class Nic : public sc_core::sc_module, public NicApi {
+ public:
+  sc_core::sc_in<bool> clk{"clk"};
+  sc_core::sc_out<Flit> flit_out{"flit_out"};
+  sc_core::sc_in<CreditLanes> credit_in{"credit_in"};
+  sc_core::sc_in<Flit> flit_in{"flit_in"};
+  sc_core::sc_out<CreditLanes> credit_out{"credit_out"};
+  tlm_utils::simple_target_socket<Nic> host{"host"};
+
+  SC_HAS_PROCESS(Nic);
+  Nic(sc_core::sc_module_name name, NodeId id, NicEnv env, std::unique_ptr<NicHooks> hooks);
+  ~Nic() override;
+
+  // NicApi
+  NodeId id() const override { return id_; }
+  Cycle now() const override { return now_; }
+  PacketPool& packets() override { return env_.packets; }
+  void send_control(Packet& p) override;
+  blocks::InjectionEngine& engine() override { return engine_; }
+  void becn(NodeId dst) override { becn_.push_back(dst); }
+
+  const NicCounters& counters() const { return counters_; }
+  // Messages queued at the source and not yet fully injected.
+  std::uint64_t queued_messages() const { return queued_messages_ + posted_.size(); }
+  std::uint32_t credits(VcId vc) const { return arbiter_.credits(vc); }
+  void dump_state(std::ostream& os) const;
+  void check_quiescent() const;
+  NicHooks* hooks() { return hooks_.get(); }
+
+ private:
+  struct Message {
+    MessageId id = 0;
+    NodeId dst = 0;
+    std::uint32_t size = 0;       // flits
+    std::uint32_t packetized = 0; // flits already formed into packets
+    std::uint32_t packets = 0;    // total packets
+    std::uint32_t next_seq = 0;
+    Cycle created = 0;
+    std::uint8_t traffic_class = 0;
+    bool measured = false;
+    std::int32_t next = -1;       // send-queue link
+  };
+  struct SendQueue {
+    std::int32_t head = -1, tail = -1;
+  };
+  struct Stream {
+    PacketId packet = kNoPacket;
+    std::uint16_t next_flit = 0;
+    VcId vc = 0;
+    bool busy() const { return packet != kNoPacket; }
+  };
+  struct Reassembly {
+    std::uint32_t received = 0;
+  };
+
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  void tick();
+  void ingest_posted();
+  void receive();
+  void eject(const Packet& p);
+  void start_streams();
+  void send_flit();
+  void commit_and_write();
+  VcId choose_vc(std::uint8_t vnet) const;
+  [[noreturn]] void fail(const std::string& what) const;
+
+  NodeId id_;
+  NicEnv env_;
+  std::unique_ptr<NicHooks> hooks_;
+  blocks::InjectionEngine engine_;
+  blocks::OutputArbiter arbiter_;
+  Cycle now_ = 0;
+  std::uint64_t period_ps_;
+
+  std::vector<Message> messages_;
+  std::vector<std::int32_t> free_messages_;
+  std::vector<SendQueue> send_queues_;
+  std::uint64_t queued_messages_ = 0;
+  std::vector<std::pair<Cycle, MessageRequest>> posted_;  // from the host, not yet visible
+  MessageId next_message_ = 0;
+
+  Stream data_stream_;
+  std::vector<Stream> control_streams_;        // per vnet
+  std::vector<Ring<PacketId>> control_queues_;  // per vnet
+  std::uint32_t control_queued_ = 0;
+
+  Ring<std::pair<Cycle, Flit>> in_link_;
+  Ring<std::pair<Cycle, CreditLanes>> credit_link_;
+  Ring<std::pair<Cycle, VcId>> credit_return_;
+  std::vector<std::uint16_t> gives_;
+  std::vector<std::uint32_t> becn_;
+  std::vector<std::uint32_t> becn_queues_;
+  std::vector<blocks::OutputArbiter::Request> requests_;
+  int engine_grant_ = -1;
+  std::uint32_t engine_len_ = 0;
+  Flit send_;
+  std::uint32_t send_prio_ = 0;
+  Flit last_written_;
+  CreditLanes last_credit_written_;
+  std::vector<std::uint32_t> eject_occupancy_;  // per VC (flits received, not yet freed)
+  std::unordered_map<MessageId, Reassembly> reassembly_;
+  NicCounters counters_;
+};
+
+}  // namespace ccnet

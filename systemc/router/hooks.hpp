@@ -1,0 +1,63 @@
+// Router hook points (DESIGN.md section 5). A mechanism implements the ones it needs; the router
+// calls them at fixed points of its cycle, always in the same order, so behaviour never
+// depends on module evaluation order.
+#pragma once
+
+#include <cstdint>
+
+#include "core/packet.hpp"
+#include "core/types.hpp"
+
+namespace ccnet {
+
+class Topology;
+
+// What a hook may ask of (or do to) the router it runs in.
+class RouterApi {
+ public:
+  virtual ~RouterApi() = default;
+  virtual RouterId id() const = 0;
+  virtual Cycle now() const = 0;
+  virtual PacketPool& packets() = 0;
+  virtual const Topology& topology() const = 0;
+  // Emit a control packet (allocated from packets()) from the switch itself, on its vnet.
+  // Returns false (and leaves the packet to the caller) if the control source is full.
+  virtual bool emit(Packet& p) = 0;
+  virtual bool can_emit(std::uint8_t vnet, std::uint32_t flits) const = 0;
+  // Output port that leads to node n if n is attached to this router, else kNoPort.
+  virtual PortId terminal_port_of(NodeId n) const = 0;
+};
+
+struct BufferState {
+  PortId port;            // input port (arrival/dequeue) or output port (output queue hooks)
+  VcId vc;
+  std::uint32_t occupancy;  // flits in the measured buffer (after the enqueue / before the dequeue)
+  std::uint32_t capacity;
+  std::uint32_t voq_occupancy;  // flits in this packet's VOQ (== occupancy without VOQs)
+  PortId out_port;        // routed output
+};
+
+class RouterHooks {
+ public:
+  virtual ~RouterHooks() = default;
+  // A head flit arrived and was routed. Return false to drop the packet at arrival: its flits
+  // are discarded as they arrive and their credits return upstream at once.
+  virtual bool on_arrival(RouterApi&, Packet&, const BufferState&) { return true; }
+  // A packet's head flit won the switch and leaves its input buffer.
+  virtual void on_input_dequeue(RouterApi&, Packet&, const BufferState&) {}
+  // A packet's head flit entered an output queue (CIOQ only).
+  virtual void on_output_enqueue(RouterApi&, Packet&, const BufferState&) {}
+  // A packet's head flit leaves on an output link (state of the output queue, or of the
+  // downstream credits without output queues: occupancy = credits in use).
+  virtual void on_output_dequeue(RouterApi&, Packet&, const BufferState&) {}
+  // A packet's tail flit left on an output link.
+  virtual void on_output_tail(RouterApi&, Packet&, PortId /*out_port*/) {}
+  // Queue heads: when wants_head_scan(), called every cycle for each waiting input-queue head
+  // packet whose whole packet is buffered; return true to drop it (e.g. SRP queuing timeout).
+  virtual bool wants_head_scan() const { return false; }
+  virtual bool on_queue_head(RouterApi&, Packet&, PortId /*in_port*/, Cycle /*arrived*/) { return false; }
+  // Once per cycle after arbitration.
+  virtual void tick(RouterApi&) {}
+};
+
+}  // namespace ccnet

@@ -1,0 +1,598 @@
+#include "router/router.hpp"
+
+#include <algorithm>
+#include <ostream>
+#include <sstream>
+
+#include "cc/mechanism.hpp"
+#include "core/error.hpp"
+
+namespace ccnet {
+
+Router::Router(sc_core::sc_module_name name, RouterId id, std::vector<RouterPortSpec> ports, RouterEnv env,
+               std::unique_ptr<RouterHooks> hooks)
+    : sc_core::sc_module(name),
+      id_(id),
+      env_(std::move(env)),
+      hooks_(std::move(hooks)),
+      rng_(env_.seed, std::string(this->name()) + ".routing") {
+  const RouterConfig& cfg = env_.config;
+  const auto nports = static_cast<PortId>(ports.size());
+  const auto num_vnets = static_cast<std::uint32_t>(env_.vnet_priority.size());
+  vcs_per_level_ = cfg.vcs_per_level;
+  num_vcs_ = num_vnets * env_.vc_levels * vcs_per_level_;
+  voq_ = cfg.voq;
+  cioq_ = cfg.output_buffer > 0;
+  vct_ = cfg.flow_control == FlowControl::VirtualCutThrough;
+  queues_per_vc_ = voq_ ? nports : 1u;
+  if (num_vcs_ * queues_per_vc_ > 0xffff) fail("too many VCs x VOQs for one input port");
+  std::uint8_t max_prio = 0;
+  for (auto p : env_.vnet_priority) max_prio = std::max(max_prio, p);
+  const unsigned num_prio = max_prio + 1u;
+
+  flit_in.init(nports);
+  flit_out.init(nports);
+  credit_in.init(nports);
+  credit_out.init(nports);
+
+  auto make_input = [&](const RouterPortSpec& spec, std::uint32_t depth, bool internal) {
+    InputPort in;
+    in.spec = spec;
+    in.internal = internal;
+    in.vcs.resize(num_vcs_);
+    for (auto& vc : in.vcs) {
+      vc.capacity = depth;
+      vc.slots.resize(depth);
+      for (std::uint32_t s = 0; s < depth; ++s) vc.slots[s].next = s + 1 < depth ? static_cast<std::int32_t>(s + 1) : -1;
+      vc.free_head = depth ? 0 : -1;
+    }
+    in.queues.resize(num_vcs_ * queues_per_vc_);
+    return in;
+  };
+  for (PortId p = 0; p < nports; ++p) {
+    const RouterPortSpec& spec = ports[p];
+    inputs_.push_back(make_input(spec, spec.connected() ? spec.in_depth : 0, false));
+    OutputPort out;
+    out.spec = spec;
+    out.vcs.resize(num_vcs_);
+    if (spec.connected()) {
+      if (cioq_) {
+        out.arbiter = blocks::OutputArbiter(
+            blocks::OutputArbiterParams{num_vcs_, num_prio, spec.out_depth, kMaxCreditLanes, vct_});
+      } else {
+        out.credits.assign(num_vcs_, blocks::CreditCounter({spec.out_depth, kMaxCreditLanes}));
+      }
+    }
+    ports_.push_back(std::move(out));
+  }
+  // The switch's own control-packet source (NACKs, congestion notifications): an extra input.
+  inputs_.push_back(make_input(RouterPortSpec{}, cfg.control_queue, true));
+
+  allocator_ = blocks::SwitchAllocator(blocks::SwitchAllocatorParams{
+      static_cast<unsigned>(nports + 1), nports, num_vcs_ * queues_per_vc_, num_prio,
+      cfg.speedup, cioq_ ? cfg.speedup : 1u});
+  counters_.flits_out.assign(nports, 0);
+  counters_.flits_in.assign(nports, 0);
+  period_ps_ = env_.period.value();
+
+  SC_METHOD(tick);
+  sensitive << clk.pos();
+  dont_initialize();
+}
+
+Router::~Router() = default;
+
+void Router::fail(const std::string& what) const {
+  std::ostringstream os;
+  os << name() << " @cycle " << now_ << ": " << what;
+  throw ModelError(os.str());
+}
+
+// ---- per-cycle evaluation ------------------------------------------------------------------------
+
+void Router::tick() {
+  now_ = sc_core::sc_time_stamp().value() / period_ps_;
+  receive();
+  if (hooks_ && hooks_->wants_head_scan()) scan_queue_heads();
+  allocate_vcs();
+  allocate_switch();
+  traverse();
+  if (cioq_) arbitrate_links();
+  if (hooks_) hooks_->tick(*this);
+  commit_and_write();
+}
+
+void Router::receive() {
+  const auto nports = num_ports();
+  for (PortId p = 0; p < nports; ++p) {
+    InputPort& in = inputs_[p];
+    if (!in.spec.connected()) continue;
+    const Flit& f = flit_in[p].read();
+    if (f.valid()) {
+      // Written by the sender at the previous edge; due after the link latency.
+      in.link.push_back({now_ - 1 + in.spec.latency, f});
+      ++counters_.flits_in[p];
+    }
+    while (!in.link.empty() && in.link.front().first <= now_) {
+      const Flit g = in.link.front().second;
+      in.link.pop_front();
+      accept_flit(p, g);
+    }
+    OutputPort& out = ports_[p];
+    const CreditLanes& c = credit_in[p].read();
+    if (!c.empty()) out.credit_link.push_back({now_ - 1 + out.spec.latency, c});
+    while (!out.credit_link.empty() && out.credit_link.front().first <= now_) {
+      const CreditLanes& lanes = out.credit_link.front().second;
+      for (int k = 0; k < lanes.count; ++k) {
+        if (lanes.vc[k] >= num_vcs_) fail("credit for nonexistent VC " + std::to_string(lanes.vc[k]) + " on port " + std::to_string(p));
+        out.gives.push_back(lanes.vc[k]);
+      }
+      out.credit_link.pop_front();
+    }
+  }
+}
+
+BufferState Router::input_state(PortId port, VcId vc, const Queue& q, PortId out) const {
+  const InputVc& ivc = inputs_[port].vcs[vc];
+  return BufferState{port, vc, ivc.used, ivc.capacity, q.flits, out};
+}
+
+void Router::accept_flit(PortId port, const Flit& f) {
+  InputPort& in = inputs_[port];
+  if (f.vc >= num_vcs_) fail("flit " + to_text(f) + " on nonexistent VC at input " + std::to_string(port));
+  InputVc& ivc = in.vcs[f.vc];
+  PortId out_port = kNoPort;
+  std::uint8_t level = 0;
+  if (f.head) {
+    if (ivc.arriving_queue >= 0 || ivc.dropping)
+      fail("head flit " + to_text(f) + " on input " + std::to_string(port) + " VC " + std::to_string(f.vc) +
+           " before the previous packet's tail");
+    Packet& pkt = env_.packets[f.packet];
+    RouteContext ctx{id_, port, pkt, rng_, *this};
+    const RouteResult r = env_.routing.route(ctx);
+    if (r.port >= num_ports() || !ports_[r.port].spec.connected())
+      fail("routing chose unconnected output " + std::to_string(r.port) + " for packet " + std::to_string(pkt.id) +
+           " to node " + std::to_string(pkt.dst));
+    if (r.level >= env_.vc_levels) fail("routing chose VC level beyond the configured levels");
+    out_port = r.port;
+    level = r.level;
+    if (!ports_[r.port].spec.terminal()) pkt.hops = static_cast<std::uint16_t>(pkt.hops + 1);
+    const std::uint32_t qi = queue_index(f.vc, out_port);
+    bool keep = true;
+    if (hooks_ && !in.internal) keep = hooks_->on_arrival(*this, pkt, input_state(port, f.vc, in.queues[qi], out_port));
+    if (keep) {
+      ivc.arriving_queue = static_cast<std::int32_t>(qi);
+    } else {
+      ivc.dropping = true;
+      ++counters_.packets_dropped;
+    }
+  } else if (ivc.arriving_queue < 0 && !ivc.dropping) {
+    fail("body flit " + to_text(f) + " without a head on input " + std::to_string(port) + " VC " + std::to_string(f.vc));
+  }
+  if (ivc.dropping) {
+    // A dropped packet consumes no buffer: its credits go straight back upstream.
+    ++counters_.flits_dropped;
+    if (!in.internal) return_credit(port, f.vc);
+    if (f.tail) {
+      ivc.dropping = false;
+      env_.packets.release(f.packet);
+    }
+    return;
+  }
+  if (ivc.free_head < 0)
+    fail("input " + std::to_string(port) + " VC " + std::to_string(f.vc) + " overflow (flit " + to_text(f) +
+         " sent without a credit)");
+  const auto idx = ivc.free_head;
+  Slot& s = ivc.slots[idx];
+  ivc.free_head = s.next;
+  s.flit = f;
+  s.arrival = now_;
+  s.next = -1;
+  s.out_port = out_port;
+  s.level = level;
+  ++ivc.used;
+  ++in.buffered;
+  ++buffered_;
+  const auto qi = static_cast<std::uint32_t>(ivc.arriving_queue);
+  Queue& q = in.queues[qi];
+  if (q.tail >= 0) ivc.slots[q.tail].next = idx;
+  else q.head = idx;
+  q.tail = idx;
+  ++q.flits;
+  if (f.tail) ivc.arriving_queue = -1;
+  if (q.state == QueueState::Empty) start_head(port, qi, q, now_);
+  counters_.last_progress = now_;
+}
+
+void Router::start_head(PortId port, std::uint32_t qi, Queue& q, Cycle earliest) {
+  const Slot& s = inputs_[port].vcs[qi / queues_per_vc_].slots[q.head];
+  q.state = QueueState::WaitVc;
+  q.out_port = s.out_port;
+  q.level = s.level;
+  q.out_vc = kNoVc;
+  q.ready = std::max(earliest, s.arrival + env_.config.delays.routing);
+  list_add(va_list_, (static_cast<std::uint32_t>(port) << 16) | qi, q);
+}
+
+void Router::list_add(std::vector<std::uint32_t>& list, std::uint32_t ref, Queue& q) {
+  q.list_pos = static_cast<std::int32_t>(list.size());
+  list.push_back(ref);
+}
+
+void Router::list_remove(std::vector<std::uint32_t>& list, Queue& q) {
+  const auto pos = static_cast<std::size_t>(q.list_pos);
+  const std::uint32_t last = list.back();
+  list[pos] = last;
+  queue_ref(last).list_pos = static_cast<std::int32_t>(pos);
+  list.pop_back();
+  q.list_pos = -1;
+}
+
+std::uint32_t Router::out_space(PortId port, VcId vc) const {
+  const OutputPort& out = ports_[port];
+  if (cioq_) {
+    const OutputVc& ov = out.vcs[vc];
+    const auto used = static_cast<std::uint32_t>(ov.queue.size()) + ov.reserved;
+    return env_.config.output_buffer > used ? env_.config.output_buffer - used : 0;
+  }
+  return out.credits[vc].count();
+}
+
+void Router::allocate_vcs() {
+  const std::size_t n = va_list_.size();
+  if (n == 0) return;
+  // Requests are served in a rotating order so no input is favoured (not a mirrored block).
+  scratch_.assign(va_list_.begin(), va_list_.end());
+  const std::size_t start = va_rotate_++ % n;
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::uint32_t ref = scratch_[(start + k) % n];
+    Queue& q = queue_ref(ref);
+    if (q.state != QueueState::WaitVc || q.ready > now_) continue;
+    const PortId in_port = static_cast<PortId>(ref >> 16);
+    const VcId in_vc = static_cast<VcId>((ref & 0xffff) / queues_per_vc_);
+    const Slot& s = inputs_[in_port].vcs[in_vc].slots[q.head];
+    const Packet& pkt = env_.packets[s.flit.packet];
+    const std::uint8_t vnet = vnet_of_vc(in_vc);
+    OutputPort& out = ports_[q.out_port];
+    for (std::uint32_t j = 0; j < vcs_per_level_; ++j) {
+      const VcId v = vc_for(vnet, q.level, (j + va_rotate_) % vcs_per_level_);
+      if (out.vcs[v].owned) continue;
+      if (vct_ && out_space(q.out_port, v) < pkt.size) continue;
+      out.vcs[v].owned = true;
+      q.out_vc = v;
+      q.state = QueueState::Active;
+      q.ready = now_ + env_.config.delays.vc_alloc;
+      list_remove(va_list_, q);
+      list_add(sa_list_, ref, q);
+      break;
+    }
+  }
+}
+
+void Router::allocate_switch() {
+  sa_requests_.clear();
+  for (const std::uint32_t ref : sa_list_) {
+    const Queue& q = queue_ref(ref);
+    if (q.flits == 0 || q.ready > now_) continue;
+    if (out_space(q.out_port, q.out_vc) < 1) continue;
+    sa_requests_.push_back(blocks::SwitchAllocator::Request{
+        ref >> 16, ref & 0xffff, q.out_port, env_.vnet_priority[vnet_of_vc(q.out_vc)]});
+  }
+  if (sa_requests_.empty()) return;
+  allocator_.allocate(sa_requests_.data(), sa_requests_.size(), sa_grants_);
+  const Cycle due = now_ + env_.config.delays.sw_alloc + env_.config.delays.traversal;
+  for (const auto& g : sa_grants_) {
+    const auto in_port = static_cast<PortId>(g.input);
+    InputPort& in = inputs_[in_port];
+    Queue& q = in.queues[g.req];
+    const auto in_vc = static_cast<VcId>(g.req / queues_per_vc_);
+    InputVc& ivc = in.vcs[in_vc];
+    const auto idx = q.head;
+    const Slot s = ivc.slots[idx];
+    q.head = s.next;
+    if (q.head < 0) q.tail = -1;
+    --q.flits;
+    ivc.slots[idx].next = ivc.free_head;
+    ivc.free_head = idx;
+    --ivc.used;
+    --in.buffered;
+    if (!in.internal) return_credit(in_port, in_vc);
+    Flit f = s.flit;
+    f.vc = q.out_vc;
+    OutputPort& out = ports_[q.out_port];
+    if (cioq_) ++out.vcs[q.out_vc].reserved;
+    else out.take.push_back(q.out_vc);
+    out.traversal.push_back({due, f});
+    if (f.head && hooks_)
+      hooks_->on_input_dequeue(*this, env_.packets[f.packet], input_state(in_port, in_vc, q, q.out_port));
+    if (f.tail) {
+      out.vcs[q.out_vc].owned = false;
+      list_remove(sa_list_, q);
+      if (q.flits > 0) start_head(in_port, g.req, q, now_ + 1);
+      else q.state = QueueState::Empty;
+    }
+  }
+  allocator_.commit(sa_grants_);
+  counters_.last_progress = now_;
+}
+
+void Router::traverse() {
+  const auto nports = num_ports();
+  for (PortId o = 0; o < nports; ++o) {
+    OutputPort& out = ports_[o];
+    while (!out.traversal.empty() && out.traversal.front().first <= now_) {
+      const Flit f = out.traversal.front().second;
+      out.traversal.pop_front();
+      if (cioq_) {
+        OutputVc& ov = out.vcs[f.vc];
+        ov.queue.push_back(f);
+        --ov.reserved;
+        ++out.oq_flits;
+        if (f.head && hooks_) {
+          Packet& pkt = env_.packets[f.packet];
+          hooks_->on_output_enqueue(*this, pkt,
+                                    BufferState{o, f.vc, static_cast<std::uint32_t>(ov.queue.size()),
+                                                env_.config.output_buffer, static_cast<std::uint32_t>(ov.queue.size()), o});
+        }
+      } else {
+        if (out.send.valid()) fail("two flits for output " + std::to_string(o) + " in one cycle");
+        out.send = f;
+        --buffered_;
+      }
+    }
+  }
+}
+
+void Router::arbitrate_links() {
+  const auto nports = num_ports();
+  for (PortId o = 0; o < nports; ++o) {
+    OutputPort& out = ports_[o];
+    if (out.oq_flits == 0) continue;
+    link_requests_.clear();
+    for (VcId v = 0; v < num_vcs_; ++v) {
+      const OutputVc& ov = out.vcs[v];
+      if (ov.queue.empty()) continue;
+      const Flit& f = ov.queue.front();
+      link_requests_.push_back(blocks::OutputArbiter::Request{
+          v, env_.vnet_priority[vnet_of_vc(v)], env_.packets[f.packet].size, f.head});
+    }
+    const int g = out.arbiter.pick(link_requests_.data(), link_requests_.size());
+    if (g < 0) continue;
+    OutputVc& ov = out.vcs[static_cast<VcId>(g)];
+    out.send = ov.queue.front();
+    ov.queue.pop_front();
+    --out.oq_flits;
+    --buffered_;
+  }
+}
+
+void Router::commit_and_write() {
+  const auto nports = num_ports();
+  for (PortId o = 0; o < nports; ++o) {
+    OutputPort& out = ports_[o];
+    if (!out.spec.connected()) continue;
+    const Flit f = out.send;
+    if (f.valid() && f.head && hooks_) {
+      const std::uint32_t occ = cioq_ ? static_cast<std::uint32_t>(out.vcs[f.vc].queue.size())
+                                      : out.spec.out_depth - out.credits[f.vc].count();
+      hooks_->on_output_dequeue(*this, env_.packets[f.packet],
+                                BufferState{o, f.vc, occ, cioq_ ? env_.config.output_buffer : out.spec.out_depth, occ, o});
+    }
+    bool ok = true;
+    if (cioq_) {
+      const int g = f.valid() ? static_cast<int>(f.vc) : -1;
+      if (g >= 0 || !out.gives.empty())
+        ok = out.arbiter.commit(g, env_.vnet_priority[vnet_of_vc(f.valid() ? f.vc : 0)], out.gives.data(),
+                                static_cast<std::uint32_t>(out.gives.size()));
+    } else {
+      // Each touched counter commits once with all its gives and its take of this cycle.
+      for (std::size_t k = 0; k < out.gives.size(); ++k) {
+        const VcId v = out.gives[k];
+        bool seen = false;
+        for (std::size_t j = 0; j < k; ++j) seen = seen || out.gives[j] == v;
+        if (seen) continue;
+        std::uint32_t give = 0;
+        for (const auto w : out.gives) give += w == v ? 1u : 0u;
+        bool take = false;
+        for (auto& t : out.take)
+          if (t == v) {
+            take = true;
+            t = kNoVc;
+          }
+        ok = out.credits[v].commit(give, take) && ok;
+      }
+      for (const VcId t : out.take)
+        if (t != kNoVc) ok = out.credits[t].commit(0, true) && ok;
+      out.take.clear();
+    }
+    if (!ok) fail("credit counter violation on output " + std::to_string(o) + " (credits beyond buffer depth or taken when empty)");
+    out.gives.clear();
+    if (f != out.last_written) {
+      flit_out[o].write(f);
+      out.last_written = f;
+    }
+    if (f.valid()) {
+      ++counters_.flits_out[o];
+      counters_.last_progress = now_;
+      if (f.tail && hooks_) hooks_->on_output_tail(*this, env_.packets[f.packet], o);
+    }
+    out.send = Flit{};
+  }
+  for (PortId p = 0; p < nports; ++p) {
+    InputPort& in = inputs_[p];
+    if (!in.spec.connected()) continue;
+    CreditLanes lanes;
+    while (!in.credit_return.empty() && in.credit_return.front().first <= now_ && lanes.count < kMaxCreditLanes) {
+      lanes.push(in.credit_return.front().second);
+      in.credit_return.pop_front();
+    }
+    if (lanes != in.last_credit_written) {
+      credit_out[p].write(lanes);
+      in.last_credit_written = lanes;
+    }
+  }
+}
+
+void Router::return_credit(PortId port, VcId vc) {
+  inputs_[port].credit_return.push_back({now_ + env_.config.delays.credit, vc});
+}
+
+void Router::scan_queue_heads() {
+  // Waiting heads: packets whose head flit is still in the input buffer.
+  scratch_.clear();
+  for (const auto ref : va_list_) scratch_.push_back(ref);
+  for (const auto ref : sa_list_) scratch_.push_back(ref);
+  for (const auto ref : scratch_) {
+    const auto port = static_cast<PortId>(ref >> 16);
+    if (inputs_[port].internal) continue;
+    const std::uint32_t qi = ref & 0xffff;
+    Queue& q = inputs_[port].queues[qi];
+    if (q.state == QueueState::Empty || q.flits == 0) continue;
+    const Slot& s = inputs_[port].vcs[qi / queues_per_vc_].slots[q.head];
+    if (!s.flit.head) continue;
+    if (hooks_->on_queue_head(*this, env_.packets[s.flit.packet], port, s.arrival)) drop_head_packet(port, qi, q);
+  }
+}
+
+void Router::drop_head_packet(PortId port, std::uint32_t qi, Queue& q) {
+  InputPort& in = inputs_[port];
+  const auto vc = static_cast<VcId>(qi / queues_per_vc_);
+  InputVc& ivc = in.vcs[vc];
+  if (q.state == QueueState::WaitVc) list_remove(va_list_, q);
+  else if (q.state == QueueState::Active) {
+    list_remove(sa_list_, q);
+    ports_[q.out_port].vcs[q.out_vc].owned = false;
+  }
+  const PacketId id = ivc.slots[q.head].flit.packet;
+  bool tail_found = false;
+  while (q.head >= 0 && ivc.slots[q.head].flit.packet == id) {
+    const auto idx = q.head;
+    tail_found = ivc.slots[idx].flit.tail;
+    q.head = ivc.slots[idx].next;
+    if (q.head < 0) q.tail = -1;
+    --q.flits;
+    ivc.slots[idx].next = ivc.free_head;
+    ivc.free_head = idx;
+    --ivc.used;
+    --in.buffered;
+    --buffered_;
+    ++counters_.flits_dropped;
+    return_credit(port, vc);
+  }
+  ++counters_.packets_dropped;
+  if (!tail_found) {
+    // The rest of the packet is still arriving: discard it as it comes.
+    ivc.dropping = true;
+    ivc.arriving_queue = -1;
+  } else {
+    env_.packets.release(id);
+  }
+  q.state = QueueState::Empty;
+  if (q.flits > 0) start_head(port, qi, q, now_ + 1);
+}
+
+// ---- RouterApi -------------------------------------------------------------------------------------
+
+bool Router::can_emit(std::uint8_t vnet, std::uint32_t flits) const {
+  const InputVc& ivc = inputs_.back().vcs[vc_for(vnet, 0, 0)];
+  return ivc.capacity - ivc.used >= flits;
+}
+
+bool Router::emit(Packet& p) {
+  const std::uint8_t vnet = env_.mechanism.vnet_of(p);
+  if (!can_emit(vnet, p.size)) return false;
+  const auto port = static_cast<PortId>(inputs_.size() - 1);
+  p.injected = now_;
+  for (std::uint16_t i = 0; i < p.size; ++i) {
+    Flit f;
+    f.packet = p.id;
+    f.index = i;
+    f.vc = vc_for(vnet, 0, 0);
+    f.head = i == 0;
+    f.tail = i + 1 == p.size;
+    accept_flit(port, f);
+  }
+  ++counters_.control_emitted;
+  return true;
+}
+
+PortId Router::terminal_port_of(NodeId n) const {
+  const auto [r, p] = env_.topology.attach(n);
+  return r == id_ ? p : kNoPort;
+}
+
+std::uint32_t Router::credits(PortId port, VcId vc) const {
+  const OutputPort& out = ports_[port];
+  if (!out.spec.connected()) return 0;
+  return cioq_ ? out.arbiter.credits(vc) : out.credits[vc].count();
+}
+
+std::uint32_t Router::input_occupancy(PortId port, VcId vc) const { return inputs_[port].vcs[vc].used; }
+
+std::uint32_t Router::output_occupancy(PortId port) const {
+  const OutputPort& out = ports_[port];
+  if (!out.spec.connected()) return 0;
+  std::uint32_t used = 0;
+  for (VcId v = 0; v < num_vcs_; ++v) used += out.spec.out_depth - credits(port, v);
+  return used + out.oq_flits;
+}
+
+void Router::dump_state(std::ostream& os) const {
+  os << name() << " (router " << id_ << ") at cycle " << now_ << ": " << buffered_ << " flits buffered\n";
+  for (std::size_t p = 0; p < inputs_.size(); ++p) {
+    const InputPort& in = inputs_[p];
+    for (VcId v = 0; v < num_vcs_; ++v) {
+      const InputVc& ivc = in.vcs[v];
+      if (ivc.used == 0 && !ivc.dropping) continue;
+      os << "  in " << (in.internal ? std::string("ctl") : std::to_string(p)) << " vc " << v << ": " << ivc.used << "/"
+         << ivc.capacity << " flits" << (ivc.dropping ? " (dropping)" : "") << "\n";
+      for (std::uint32_t qi = v * queues_per_vc_; qi < (v + 1u) * queues_per_vc_; ++qi) {
+        const Queue& q = in.queues[qi];
+        if (q.flits == 0 && q.state == QueueState::Empty) continue;
+        os << "    queue " << qi % queues_per_vc_ << ": " << q.flits << " flits, "
+           << (q.state == QueueState::WaitVc ? "waiting for a VC" : q.state == QueueState::Active ? "active" : "empty")
+           << " -> out " << q.out_port << " vc " << (q.out_vc == kNoVc ? -1 : static_cast<int>(q.out_vc))
+           << ", ready at " << q.ready;
+        if (q.head >= 0) {
+          const Flit& f = ivc.slots[q.head].flit;
+          const Packet& pk = env_.packets[f.packet];
+          os << ", head " << f << " (" << to_string(pk.kind) << " " << pk.src << "->" << pk.dst << ", size " << pk.size << ")";
+        }
+        os << "\n";
+      }
+    }
+  }
+  for (std::size_t o = 0; o < ports_.size(); ++o) {
+    const OutputPort& out = ports_[o];
+    if (!out.spec.connected()) continue;
+    for (VcId v = 0; v < num_vcs_; ++v) {
+      const std::uint32_t c = credits(static_cast<PortId>(o), v);
+      if (!out.vcs[v].owned && c == out.spec.out_depth && out.vcs[v].queue.empty()) continue;
+      os << "  out " << o << " vc " << v << ": credits " << c << "/" << out.spec.out_depth
+         << (out.vcs[v].owned ? ", owned" : "") << ", output queue " << out.vcs[v].queue.size() << "\n";
+    }
+  }
+}
+
+void Router::check_quiescent() const {
+  std::ostringstream os;
+  if (buffered_ != 0) os << buffered_ << " flits still buffered; ";
+  for (std::size_t p = 0; p < inputs_.size(); ++p) {
+    if (!inputs_[p].link.empty()) os << "flits on input link " << p << "; ";
+    for (VcId v = 0; v < num_vcs_; ++v)
+      if (inputs_[p].vcs[v].dropping) os << "input " << p << " vc " << v << " mid-drop; ";
+  }
+  for (std::size_t o = 0; o < ports_.size(); ++o) {
+    const OutputPort& out = ports_[o];
+    if (!out.spec.connected()) continue;
+    for (VcId v = 0; v < num_vcs_; ++v) {
+      if (out.vcs[v].owned) os << "out " << o << " vc " << v << " still owned; ";
+      if (credits(static_cast<PortId>(o), v) != out.spec.out_depth)
+        os << "out " << o << " vc " << v << " credits " << credits(static_cast<PortId>(o), v) << " != depth "
+           << out.spec.out_depth << "; ";
+    }
+  }
+  if (!os.str().empty()) fail("not quiescent after drain: " + os.str());
+}
+
+}  // namespace ccnet

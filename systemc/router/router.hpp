@@ -1,0 +1,218 @@
+// Signal-accurate input-queued virtual-channel router (optionally CIOQ with output queues).
+//
+// One SC_METHOD on the rising clock edge. It talks to neighbours only through sc_signals: per
+// port a flit channel in and out, and a credit channel in and out (DESIGN.md section 3). Link
+// latency is modelled by a delay line at the receiving side of each channel, so a link costs
+// no process of its own. Arbitration uses the mirrored block cores of systemc/blocks
+// (SwitchAllocator, OutputArbiter, CreditCounter), the same code the RTL is checked against.
+//
+// Cycle of evaluation (all state changes happen here, in this order):
+//   1. sample input flit and credit channels into their delay lines; flits due now enter the
+//      input buffers (head flits are routed here; hooks may mark or drop them);
+//   2. VC allocation for queue heads whose routing delay has elapsed;
+//   3. switch allocation (separable input-first, speedup) for heads whose VC-allocation delay
+//      has elapsed and whose downstream (or output-queue) space allows a flit;
+//   4. switch traversal: flits whose traversal delay has elapsed reach the output (link, or
+//      output queue in CIOQ mode); in CIOQ mode the per-output credit arbiter picks the VC
+//      that sends on each link;
+//   5. credit counters commit (credits returned this cycle are usable next cycle), outputs are
+//      written (registered: visible to neighbours at the next edge).
+#pragma once
+
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "blocks/credit_counter.hpp"
+#include "blocks/output_arbiter.hpp"
+#include "blocks/switch_allocator.hpp"
+#include "core/flit.hpp"
+#include "core/packet.hpp"
+#include "core/ring.hpp"
+#include "core/rng.hpp"
+#include "router/hooks.hpp"
+#include "router/router_config.hpp"
+#include "topology/topology.hpp"
+
+namespace ccnet {
+
+class Mechanism;
+
+struct RouterPortSpec {
+  PortPeer peer;
+  std::uint32_t in_depth = 0;   // input buffer per VC (flits)
+  std::uint32_t out_depth = 0;  // downstream input buffer per VC (credits after reset)
+  std::uint32_t latency = 1;    // link latency of this port's links (both directions)
+  bool connected() const { return peer.kind != PortPeer::Kind::None; }
+  bool terminal() const { return peer.kind == PortPeer::Kind::Node; }
+};
+
+// Everything a router needs from the network that built it.
+struct RouterEnv {
+  const RouterConfig& config;
+  const Topology& topology;
+  const RoutingFunction& routing;
+  const Mechanism& mechanism;
+  PacketPool& packets;
+  std::uint8_t vc_levels;
+  std::vector<std::uint8_t> vnet_priority;  // per vnet
+  std::uint64_t seed;
+  sc_core::sc_time period;
+};
+
+struct RouterCounters {
+  std::vector<std::uint64_t> flits_out;  // per output port
+  std::vector<std::uint64_t> flits_in;   // per input port
+  std::uint64_t packets_dropped = 0;
+  std::uint64_t flits_dropped = 0;
+  std::uint64_t control_emitted = 0;
+  std::uint64_t last_progress = 0;  // cycle of the last flit movement
+};
+
+class Router : public sc_core::sc_module, public RouterApi, public CongestionView {
+ public:
+  sc_core::sc_in<bool> clk{"clk"};
+  sc_core::sc_vector<sc_core::sc_in<Flit>> flit_in{"flit_in"};
+  sc_core::sc_vector<sc_core::sc_out<Flit>> flit_out{"flit_out"};
+  sc_core::sc_vector<sc_core::sc_in<CreditLanes>> credit_in{"credit_in"};
+  sc_core::sc_vector<sc_core::sc_out<CreditLanes>> credit_out{"credit_out"};
+
+  SC_HAS_PROCESS(Router);
+  Router(sc_core::sc_module_name name, RouterId id, std::vector<RouterPortSpec> ports, RouterEnv env,
+         std::unique_ptr<RouterHooks> hooks);
+  ~Router() override;
+
+  // RouterApi
+  RouterId id() const override { return id_; }
+  Cycle now() const override { return now_; }
+  PacketPool& packets() override { return env_.packets; }
+  const Topology& topology() const override { return env_.topology; }
+  bool emit(Packet& p) override;
+  bool can_emit(std::uint8_t vnet, std::uint32_t flits) const override;
+  PortId terminal_port_of(NodeId n) const override;
+
+  // CongestionView: credits in use plus output-queue occupancy of an output port.
+  std::uint32_t output_occupancy(PortId port) const override;
+
+  PortId num_ports() const { return static_cast<PortId>(ports_.size()); }
+  std::uint32_t num_vcs() const { return num_vcs_; }
+  const RouterCounters& counters() const { return counters_; }
+  std::uint64_t buffered_flits() const { return buffered_; }
+  // Credits currently available for (output port, VC).
+  std::uint32_t credits(PortId port, VcId vc) const;
+  std::uint32_t input_occupancy(PortId port, VcId vc) const;
+  // Human-readable state for deadlock reports.
+  void dump_state(std::ostream& os) const;
+  // Throws ModelError unless the router is empty and every credit counter is full (call when
+  // the network has drained).
+  void check_quiescent() const;
+  RouterHooks* hooks() { return hooks_.get(); }
+
+ private:
+  struct Slot {
+    Flit flit;
+    Cycle arrival = 0;
+    std::int32_t next = -1;
+    PortId out_port = kNoPort;  // head flits: routed output
+    std::uint8_t level = 0;     // head flits: VC level
+  };
+  enum class QueueState : std::uint8_t { Empty, WaitVc, Active };
+  struct Queue {
+    std::int32_t head = -1, tail = -1;
+    std::uint32_t flits = 0;
+    QueueState state = QueueState::Empty;
+    PortId out_port = kNoPort;
+    VcId out_vc = kNoVc;
+    std::uint8_t level = 0;
+    Cycle ready = 0;
+    std::int32_t list_pos = -1;  // index in va_list_ / sa_list_
+    std::uint32_t packet_flits_present = 0;  // flits of the head packet buffered so far
+  };
+  struct InputVc {
+    std::uint32_t capacity = 0;
+    std::uint32_t used = 0;
+    std::int32_t free_head = -1;
+    std::vector<Slot> slots;
+    std::int32_t arriving_queue = -1;  // queue receiving the body of the current packet
+    bool dropping = false;             // discarding the rest of a dropped packet
+  };
+  struct InputPort {
+    RouterPortSpec spec;
+    bool internal = false;  // the switch's own control-packet source
+    std::vector<InputVc> vcs;
+    std::vector<Queue> queues;  // vc * queues_per_vc + q
+    Ring<std::pair<Cycle, Flit>> link;          // sampled flits not yet due
+    Ring<std::pair<Cycle, VcId>> credit_return;  // freed slots, credit not yet sent
+    CreditLanes last_credit_written;
+    std::uint32_t buffered = 0;
+  };
+  struct OutputVc {
+    bool owned = false;
+    Ring<Flit> queue;            // CIOQ output queue
+    std::uint32_t reserved = 0;  // granted flits still in switch traversal (CIOQ)
+  };
+  struct OutputPort {
+    RouterPortSpec spec;
+    std::vector<OutputVc> vcs;
+    blocks::OutputArbiter arbiter;               // CIOQ: link arbiter + credit counters
+    std::vector<blocks::CreditCounter> credits;  // input-queued: credit counters
+    std::vector<VcId> take;                      // IQ: VCs that took a credit this cycle
+    Ring<std::pair<Cycle, Flit>> traversal;      // granted flits crossing the switch
+    Ring<std::pair<Cycle, CreditLanes>> credit_link;  // sampled credits not yet due
+    std::vector<std::uint16_t> gives;            // credits due this cycle (VC per credit)
+    std::uint32_t oq_flits = 0;
+    Flit send;                                   // flit to write this cycle
+    Flit last_written;
+  };
+
+  void tick();
+  void receive();
+  void accept_flit(PortId port, const Flit& f);
+  void allocate_vcs();
+  void allocate_switch();
+  void traverse();
+  void arbitrate_links();
+  void commit_and_write();
+  void scan_queue_heads();
+
+  std::uint32_t queue_index(VcId vc, PortId out) const { return vc * queues_per_vc_ + (voq_ ? out : 0); }
+  std::uint32_t out_space(PortId port, VcId vc) const;  // room downstream (IQ) or in the output queue (CIOQ)
+  VcId vc_for(std::uint8_t vnet, std::uint8_t level, std::uint32_t k) const {
+    return static_cast<VcId>((vnet * env_.vc_levels + level) * vcs_per_level_ + k);
+  }
+  std::uint8_t vnet_of_vc(VcId vc) const { return static_cast<std::uint8_t>(vc / (env_.vc_levels * vcs_per_level_)); }
+  void list_add(std::vector<std::uint32_t>& list, std::uint32_t ref, Queue& q);
+  void list_remove(std::vector<std::uint32_t>& list, Queue& q);
+  Queue& queue_ref(std::uint32_t ref) { return inputs_[ref >> 16].queues[ref & 0xffff]; }
+  void start_head(PortId port, std::uint32_t qi, Queue& q, Cycle earliest);
+  void drop_head_packet(PortId port, std::uint32_t qi, Queue& q);
+  void return_credit(PortId port, VcId vc);
+  [[noreturn]] void fail(const std::string& what) const;
+  BufferState input_state(PortId port, VcId vc, const Queue& q, PortId out) const;
+
+  RouterId id_;
+  RouterEnv env_;
+  std::unique_ptr<RouterHooks> hooks_;
+  std::vector<InputPort> inputs_;   // ports, plus the control source last
+  std::vector<OutputPort> ports_;
+  std::uint32_t num_vcs_;
+  std::uint32_t vcs_per_level_;
+  std::uint32_t queues_per_vc_;
+  bool voq_, cioq_, vct_;
+  blocks::SwitchAllocator allocator_;
+  RngStream rng_;
+  Cycle now_ = 0;
+  std::uint64_t period_ps_;
+  std::uint64_t buffered_ = 0;  // flits in input buffers, switch, output queues and link delay lines
+  std::vector<std::uint32_t> va_list_, sa_list_;
+  std::uint32_t va_rotate_ = 0;
+  std::vector<blocks::SwitchAllocator::Request> sa_requests_;
+  std::vector<blocks::SwitchAllocator::Grant> sa_grants_;
+  std::vector<blocks::OutputArbiter::Request> link_requests_;
+  std::vector<std::uint32_t> scratch_;
+  RouterCounters counters_;
+};
+
+}  // namespace ccnet

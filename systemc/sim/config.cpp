@@ -1,0 +1,141 @@
+#include "sim/config.hpp"
+
+#include "traffic/pattern.hpp"
+
+namespace ccnet {
+
+using config::Declare;
+using config::Schema;
+
+const Schema& SimConfig::schema() {
+  static Schema s(
+      "Run control (BookSim-like): run `warmup` cycles, then measure packets of messages created during "
+      "the next `measure` cycles; keep simulating (traffic continues) until all of them are delivered "
+      "or `drain_limit` more cycles have passed (reported as drained: false).");
+  static bool init = [] {
+    Declare<SimConfig>(s)
+        .field("warmup", &SimConfig::warmup, Cycle{1000}, "cycles before the measurement window", {0, Cycle{1} << 40})
+        .field("measure", &SimConfig::measure, Cycle{10000}, "measurement window in cycles", {1, Cycle{1} << 40})
+        .field("drain_limit", &SimConfig::drain_limit, Cycle{100000}, "max cycles after the window to deliver measured packets",
+               {0, Cycle{1} << 40})
+        .field("series_window", &SimConfig::series_window, Cycle{1000}, "time-series window in cycles (0 = no time series)",
+               {0, Cycle{1} << 40})
+        .field("watchdog", &SimConfig::watchdog, Cycle{20000},
+               "fail with a state dump if flits are in flight but none moved for this many cycles", {100, Cycle{1} << 40})
+        .field("check_quiescent", &SimConfig::check_quiescent, true,
+               "when all traffic has stopped: wait for the network to empty and check every buffer and credit counter")
+        .field("clock_ghz", &SimConfig::clock_ghz, 1.0, "router clock (1 GHz: 1 cycle = 1 ns)", {0.001, 100.0});
+    return true;
+  }();
+  (void)init;
+  return s;
+}
+
+const Schema& Config::schema() {
+  static Schema s("Top level of a ccnet configuration file.");
+  static bool init = [] {
+    Declare<Config>(s)
+        .field("seed", &Config::seed, std::uint64_t{1}, "run seed: every component's RNG stream derives from it")
+        .section("sim", &Config::sim, "run control")
+        .poly("topology", &Config::topology, "type", "mesh", "topology")
+        .poly("routing", &Config::routing, "algorithm", "auto", "routing function")
+        .section("router", &Config::router, "router microarchitecture")
+        .section("link", &Config::link, "links")
+        .section("nic", &Config::nic, "network interfaces")
+        .poly("cc", &Config::cc, "mechanism", "baseline", "congestion-control mechanism")
+        .section("traffic", &Config::traffic, "workload");
+    return true;
+  }();
+  (void)init;
+  return s;
+}
+
+namespace {
+
+void validate(const Config& c, const config::BindContext& ctx) {
+  const RouterConfig& r = c.router;
+  if (r.speedup > 1 && r.output_buffer == 0)
+    ctx.fail("router.speedup", "a crossbar speedup of " + std::to_string(r.speedup) +
+                                   " needs output queues (set router.output_buffer > 0)");
+  const std::uint32_t mp = c.nic.max_packet;
+  if (r.flow_control == FlowControl::VirtualCutThrough) {
+    auto need = [&](std::uint32_t depth, const std::string& key) {
+      if (depth < mp)
+        ctx.fail(key, "virtual cut-through needs room for a whole packet: " + std::to_string(depth) + " < nic.max_packet " +
+                          std::to_string(mp));
+    };
+    need(r.buffer.terminal, "router.buffer.terminal");
+    need(r.buffer.local, "router.buffer.local");
+    need(r.buffer.global, "router.buffer.global");
+    need(c.nic.ejection_buffer, "nic.ejection_buffer");
+    if (r.output_buffer > 0) need(r.output_buffer, "router.output_buffer");
+  }
+  if (c.sim.watchdog <= c.link.latency.global + c.link.latency.local)
+    ctx.fail("sim.watchdog", "must exceed the link latencies");
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < c.traffic.classes.size(); ++i) {
+    const TrafficClassConfig& t = c.traffic.classes[i];
+    const std::string path = "traffic.classes[" + std::to_string(i) + "]";
+    if (t.name.empty()) ctx.fail(path + ".name", "a traffic class needs a name");
+    for (const auto& n : names)
+      if (n == t.name) ctx.fail(path + ".name", "duplicate traffic class name '" + t.name + "'");
+    names.push_back(t.name);
+    if (t.size_max != 0 && t.size_max < t.size)
+      ctx.fail(path + ".size_max", "size_max " + std::to_string(t.size_max) + " is below size " + std::to_string(t.size));
+    if (t.rate / t.mean_size() > 1.0)
+      ctx.fail(path + ".rate", "rate " + std::to_string(t.rate) + " flits/cycle with messages of " +
+                                   std::to_string(t.mean_size()) + " flits needs more than one message per cycle");
+    if (t.stop <= t.start) ctx.fail(path + ".stop", "stop must be after start");
+    if (t.pattern.type == "hotspot" && t.destinations == "all")
+      ctx.fail(path + ".destinations", "a hotspot class needs a group of hot destinations");
+  }
+  if (c.traffic.classes.size() > 255) ctx.fail("traffic.classes", "at most 255 classes");
+  c.cc.params->validate(ctx);
+}
+
+}  // namespace
+
+Config load_config(const std::string& file, const std::vector<std::string>& overrides, long long seed_override) {
+  config::BindContext ctx(file);
+  YAML::Node root = config::load_document(file, overrides, ctx);
+  Config c;
+  c.file = file;
+  Config::schema().apply_defaults(&c);
+  Config::schema().bind(&c, root, ctx, "");
+  if (seed_override >= 0) c.seed = static_cast<std::uint64_t>(seed_override);
+  validate(c, ctx);
+  // Topology-level checks (parameters that only make sense together) and group references.
+  std::unique_ptr<Topology> topo;
+  try {
+    topo = c.topology.params->create();
+    make_routing(c.routing, *topo);
+  } catch (const config::ConfigError& e) {
+    ctx.fail(std::string(e.what()).rfind("routing", 0) == 0 ? "routing" : "topology", e.what());
+  }
+  const auto groups = resolve_groups(c.traffic, topo->num_nodes(), c.seed, ctx);
+  for (std::size_t i = 0; i < c.traffic.classes.size(); ++i) {
+    const std::string path = "traffic.classes[" + std::to_string(i) + "]";
+    const auto& src = find_group(groups, c.traffic.classes[i].sources, path + ".sources", ctx);
+    const auto& dst = find_group(groups, c.traffic.classes[i].destinations, path + ".destinations", ctx);
+    if (dst.size() == 1 && src.size() == 1 && src[0] == dst[0])
+      ctx.fail(path + ".destinations", "the only destination is the only source");
+  }
+  return c;
+}
+
+config::Json effective_config(const Config& cfg) { return Config::schema().dump(&cfg); }
+
+std::string config_reference() {
+  return config::markdown_reference(
+      Config::schema(), "Configuration reference",
+      "Generated by `ccnet docs config` from the declarations in the source (do not edit by hand; "
+      "`ctest -R config_doc` checks it is current).\n\n"
+      "A configuration is one YAML file. Every key below is optional; omitted keys take the default. "
+      "Unknown keys, wrong types and out-of-range values are errors naming the file, line and key "
+      "path. `ccnet run CONFIG --set a.b=c` overrides a key (lists by index: `traffic.classes[0].rate=0.3`); "
+      "`ccnet config CONFIG` prints the effective configuration. Polymorphic sections choose their "
+      "schema with a selector key (`topology.type`, `routing.algorithm`, `cc.mechanism`, "
+      "`traffic.classes[].pattern.type`); each choice is documented below.");
+}
+
+}  // namespace ccnet

@@ -1,0 +1,182 @@
+#include "sim/network.hpp"
+
+#include <algorithm>
+#include <ostream>
+#include <sstream>
+
+#include "core/error.hpp"
+
+namespace ccnet {
+
+namespace {
+sc_core::sc_time period_of(const Config& cfg) { return sc_core::sc_time(1000.0 / cfg.sim.clock_ghz, sc_core::SC_PS); }
+}  // namespace
+
+Network::Network(sc_core::sc_module_name name, const Config& cfg)
+    : sc_core::sc_module(name), clk("clk", period_of(cfg)), cfg_(cfg), period_(period_of(cfg)) {
+  topology_ = cfg_.topology.params->create();
+  routing_ = make_routing(cfg_.routing, *topology_);
+  vc_levels_ = routing_->vc_levels();
+  MechanismContext mctx{*topology_, cfg_.router, cfg_.seed};
+  mechanism_ = cfg_.cc.params->create(mctx);
+  const auto vnets = mechanism_->vnets();
+  std::vector<std::uint8_t> prio;
+  for (const auto& v : vnets) prio.push_back(v.priority);
+  const std::uint32_t num_vcs = static_cast<std::uint32_t>(vnets.size()) * vc_levels_ * cfg_.router.vcs_per_level;
+  if (num_vcs > 256)
+    throw config::ConfigError(cfg_.file + ": router.vcs_per_level: " + std::to_string(num_vcs) +
+                              " VCs per port (vnets x routing levels x vcs_per_level) exceeds 256");
+
+  // Traffic classes and their node groups.
+  config::BindContext ctx(cfg_.file);
+  const auto groups = resolve_groups(cfg_.traffic, topology_->num_nodes(), cfg_.seed, ctx);
+  std::vector<ResolvedClass> classes;
+  std::vector<std::string> class_names;
+  for (std::size_t i = 0; i < cfg_.traffic.classes.size(); ++i) {
+    const TrafficClassConfig& tc = cfg_.traffic.classes[i];
+    const std::string path = "traffic.classes[" + std::to_string(i) + "]";
+    ResolvedClass rc;
+    rc.config = tc;
+    rc.sources = find_group(groups, tc.sources, path + ".sources", ctx);
+    rc.destinations = find_group(groups, tc.destinations, path + ".destinations", ctx);
+    rc.pattern = tc.pattern.params->create(rc.sources, rc.destinations,
+                                           RngStream(cfg_.seed, "traffic." + tc.name + ".pattern"));
+    rc.message_probability = tc.rate / tc.mean_size();
+    class_names.push_back(tc.name);
+    classes.push_back(std::move(rc));
+  }
+  stats_ = std::make_unique<NetworkStats>(topology_->num_nodes(), class_names, cfg_.sim.warmup, cfg_.sim.measure,
+                                          cfg_.sim.series_window);
+
+  const Topology& topo = *topology_;
+  auto depth_of = [&](LinkClass lc) { return cfg_.router.buffer.get(static_cast<int>(lc)); };
+  auto latency_of = [&](LinkClass lc) { return cfg_.link.latency.get(static_cast<int>(lc)); };
+
+  // Routers.
+  for (RouterId r = 0; r < topo.num_routers(); ++r) {
+    std::vector<RouterPortSpec> ports;
+    for (PortId p = 0; p < topo.num_ports(r); ++p) {
+      RouterPortSpec spec;
+      spec.peer = topo.peer(r, p);
+      if (spec.connected()) {
+        spec.in_depth = depth_of(spec.peer.link);
+        spec.out_depth = spec.terminal() ? cfg_.nic.ejection_buffer : depth_of(spec.peer.link);
+        spec.latency = latency_of(spec.peer.link);
+      }
+      ports.push_back(spec);
+    }
+    RouterEnv env{cfg_.router, topo, *routing_, *mechanism_, packets_, vc_levels_, prio, cfg_.seed, period_};
+    routers_.push_back(std::make_unique<Router>(("router_" + std::to_string(r)).c_str(), r, std::move(ports), env,
+                                                mechanism_->router_hooks(r, mctx)));
+    routers_.back()->clk(clk);
+  }
+  // NICs.
+  for (NodeId n = 0; n < topo.num_nodes(); ++n) {
+    NicEnv env{cfg_.nic,
+               *mechanism_,
+               packets_,
+               *stats_,
+               topo.num_nodes(),
+               num_vcs,
+               cfg_.router.vcs_per_level,
+               vc_levels_,
+               prio,
+               cfg_.router.buffer.terminal,
+               cfg_.link.latency.terminal,
+               cfg_.router.flow_control == FlowControl::VirtualCutThrough,
+               period_};
+    nics_.push_back(std::make_unique<Nic>(("nic_" + std::to_string(n)).c_str(), n, env, mechanism_->nic_hooks(n, mctx)));
+    nics_.back()->clk(clk);
+  }
+  // Links: per router output port, one flit signal (written by that port) and one credit
+  // signal (written by that port's input side, read by the peer's output side).
+  auto flit_sig = [&](const std::string& nm) {
+    flit_signals_.push_back(std::make_unique<sc_core::sc_signal<Flit>>(nm.c_str()));
+    return flit_signals_.back().get();
+  };
+  auto credit_sig = [&](const std::string& nm) {
+    credit_signals_.push_back(std::make_unique<sc_core::sc_signal<CreditLanes>>(nm.c_str()));
+    return credit_signals_.back().get();
+  };
+  std::vector<std::vector<sc_core::sc_signal<Flit>*>> out_flit(topo.num_routers());
+  std::vector<std::vector<sc_core::sc_signal<CreditLanes>*>> out_credit(topo.num_routers());
+  for (RouterId r = 0; r < topo.num_routers(); ++r) {
+    Router& R = *routers_[r];
+    for (PortId p = 0; p < topo.num_ports(r); ++p) {
+      const std::string base = "router_" + std::to_string(r) + "_port_" + std::to_string(p);
+      out_flit[r].push_back(flit_sig(base + "_flit"));
+      out_credit[r].push_back(credit_sig(base + "_credit"));
+      R.flit_out[p](*out_flit[r][p]);
+      R.credit_out[p](*out_credit[r][p]);
+    }
+  }
+  for (RouterId r = 0; r < topo.num_routers(); ++r) {
+    Router& R = *routers_[r];
+    for (PortId p = 0; p < topo.num_ports(r); ++p) {
+      const PortPeer peer = topo.peer(r, p);
+      const std::string base = "router_" + std::to_string(r) + "_port_" + std::to_string(p);
+      if (peer.kind == PortPeer::Kind::Router) {
+        R.flit_in[p](*out_flit[peer.router][peer.port]);
+        R.credit_in[p](*out_credit[peer.router][peer.port]);
+      } else if (peer.kind == PortPeer::Kind::Node) {
+        Nic& N = *nics_[peer.node];
+        const std::string nb = "nic_" + std::to_string(peer.node);
+        auto* eject_credit = credit_sig(nb + "_credit");  // NIC -> router: ejection credits
+        auto* inject_flit = flit_sig(nb + "_flit");       // NIC -> router: injected flits
+        N.flit_in(*out_flit[r][p]);
+        N.credit_out(*eject_credit);
+        R.credit_in[p](*eject_credit);
+        N.flit_out(*inject_flit);
+        R.flit_in[p](*inject_flit);
+        N.credit_in(*out_credit[r][p]);
+      } else {
+        // Unconnected (mesh boundary): idle inputs.
+        R.flit_in[p](*flit_sig(base + "_unused_flit"));
+        R.credit_in[p](*credit_sig(base + "_unused_credit"));
+      }
+    }
+  }
+  generator_ = std::make_unique<TrafficGenerator>("hosts", topo.num_nodes(), std::move(classes), cfg_.seed, period_);
+  generator_->clk(clk);
+  for (NodeId n = 0; n < topo.num_nodes(); ++n) generator_->sockets[n]->bind(nics_[n]->host);
+}
+
+Network::~Network() = default;
+
+Cycle Network::now() const { return sc_core::sc_time_stamp().value() / period_.value(); }
+
+std::uint64_t Network::flit_hops() const {
+  std::uint64_t n = 0;
+  for (const auto& r : routers_)
+    for (auto f : r->counters().flits_out) n += f;
+  return n;
+}
+
+std::uint64_t Network::flits_buffered() const {
+  std::uint64_t n = 0;
+  for (const auto& r : routers_) n += r->buffered_flits();
+  return n;
+}
+
+bool Network::empty() const {
+  for (const auto& n : nics_)
+    if (n->queued_messages()) return false;
+  return packets_.live() == 0;
+}
+
+void Network::dump_state(std::ostream& os) const {
+  os << "network state at cycle " << now() << ": " << packets_.live() << " packets live, " << flits_buffered()
+     << " flits buffered in routers\n";
+  for (const auto& r : routers_)
+    if (r->buffered_flits()) r->dump_state(os);
+  int shown = 0;
+  for (const auto& n : nics_)
+    if ((n->queued_messages() || n->counters().unacked) && shown++ < 64) n->dump_state(os);
+}
+
+void Network::check_quiescent() const {
+  for (const auto& r : routers_) r->check_quiescent();
+  for (const auto& n : nics_) n->check_quiescent();
+}
+
+}  // namespace ccnet

@@ -1,0 +1,80 @@
+// Builds a network (routers, NICs, links, traffic generator) from a Config and runs it.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "cc/mechanism.hpp"
+#include "core/packet.hpp"
+#include "nic/nic.hpp"
+#include "router/router.hpp"
+#include "sim/config.hpp"
+#include "sim/network_stats.hpp"
+#include "traffic/generator.hpp"
+
+namespace ccnet {
+
+class Network : public sc_core::sc_module {
+ public:
+  Network(sc_core::sc_module_name name, const Config& cfg);
+  ~Network() override;
+
+  const Config& config() const { return cfg_; }
+  const Topology& topology() const { return *topology_; }
+  const Mechanism& mechanism() const { return *mechanism_; }
+  NetworkStats& stats() { return *stats_; }
+  PacketPool& packets() { return packets_; }
+  std::vector<std::unique_ptr<Router>>& routers() { return routers_; }
+  std::vector<std::unique_ptr<Nic>>& nics() { return nics_; }
+  TrafficGenerator& generator() { return *generator_; }
+  const std::vector<ResolvedClass>& classes() const { return generator_->classes(); }
+  std::uint8_t vc_levels() const { return vc_levels_; }
+  sc_core::sc_time period() const { return period_; }
+  Cycle now() const;
+
+  // Sum over routers of flits sent on any output (flit-hops) and of flits buffered.
+  std::uint64_t flit_hops() const;
+  std::uint64_t flits_buffered() const;
+  // Nothing left anywhere: no queued messages, no packets in flight.
+  bool empty() const;
+  void dump_state(std::ostream& os) const;
+  void check_quiescent() const;
+
+  sc_core::sc_clock clk;
+
+ private:
+  Config cfg_;
+  sc_core::sc_time period_;
+  std::unique_ptr<Topology> topology_;
+  std::unique_ptr<RoutingFunction> routing_;
+  std::unique_ptr<Mechanism> mechanism_;
+  PacketPool packets_;
+  std::unique_ptr<NetworkStats> stats_;
+  std::uint8_t vc_levels_ = 1;
+  std::vector<std::unique_ptr<Router>> routers_;
+  std::vector<std::unique_ptr<Nic>> nics_;
+  std::unique_ptr<TrafficGenerator> generator_;
+  std::vector<std::unique_ptr<sc_core::sc_signal<Flit>>> flit_signals_;
+  std::vector<std::unique_ptr<sc_core::sc_signal<CreditLanes>>> credit_signals_;
+};
+
+struct RunOptions {
+  bool progress = false;  // progress line on stderr
+};
+
+struct RunResult {
+  Json stats;          // stats.json content
+  bool drained = false;
+  double wall_seconds = 0;
+};
+
+// Runs warm-up, measurement and drain; returns the results (docs/outputs.md).
+RunResult run_network(Network& net, const RunOptions& opt);
+
+// Human summary of a result (a few lines).
+std::string summarize(const Json& stats);
+
+}  // namespace ccnet

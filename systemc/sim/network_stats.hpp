@@ -1,0 +1,77 @@
+// Network-wide statistics, fed by the NICs (creation, injection, ejection) and read by the run
+// control between simulation chunks. Only data packets count toward latency and throughput;
+// control packets are counted by kind (overhead). BookSim-like measurement: packets of
+// messages created inside the measurement window are measured; the run drains until they are
+// all delivered (or the drain limit).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/packet.hpp"
+#include "core/stats.hpp"
+
+namespace ccnet {
+
+class NetworkStats {
+ public:
+  NetworkStats(std::uint32_t nodes, std::vector<std::string> class_names, Cycle warmup, Cycle measure,
+               Cycle series_window);
+
+  bool in_window(Cycle c) const { return c >= window_begin_ && c < window_end_; }
+  Cycle window_begin() const { return window_begin_; }
+  Cycle window_end() const { return window_end_; }
+
+  void message_created(NodeId src, std::uint8_t cls, std::uint32_t flits, Cycle now);
+  void packet_injected(const Packet& p, Cycle now);
+  void packet_ejected(const Packet& p, NodeId at, Cycle now);
+  void message_completed(std::uint8_t cls, Cycle created, Cycle now, bool measured);
+  void packet_dropped(const Packet& p);
+
+  // Flits of measured data packets not yet delivered.
+  std::uint64_t measured_outstanding() const { return measured_outstanding_; }
+  // Data packets in flight (created and not yet ejected), all of them.
+  std::uint64_t data_flits_in_flight() const { return created_flits_total_ - ejected_data_flits_total_ - dropped_data_flits_total_; }
+  std::uint64_t ejected_packets_total() const { return ejected_packets_total_; }
+  std::uint64_t flits_ejected_total() const { return ejected_flits_total_; }
+
+  // Results (see docs/outputs.md). `class_sources[c]` lists the source nodes of class c.
+  Json latency_json() const;
+  Json throughput_json() const;
+  Json classes_json(const std::vector<std::vector<NodeId>>& class_sources,
+                    const std::vector<std::vector<NodeId>>& class_destinations) const;
+  Json protocol_json() const;
+  Json timeseries_json() const;
+
+  const LatencyHistogram& packet_latency() const { return packet_latency_; }
+  const LatencyHistogram& network_latency() const { return network_latency_; }
+  std::uint32_t nodes() const { return nodes_; }
+
+ private:
+  struct ClassStats {
+    LatencyHistogram packet_latency, network_latency, message_latency;
+    std::vector<std::uint64_t> offered_flits;    // per source node, created in window
+    std::vector<std::uint64_t> delivered_flits;  // per source node, ejected in window
+    std::vector<std::uint64_t> ejected_flits;    // per destination node, ejected in window
+    TimeSeries series;
+  };
+  std::uint32_t nodes_;
+  std::vector<std::string> names_;
+  Cycle window_begin_, window_end_;
+  LatencyHistogram packet_latency_, network_latency_, message_latency_;
+  std::vector<ClassStats> classes_;
+  std::vector<std::uint64_t> ejected_data_flits_;  // per node, in window
+  std::vector<std::uint64_t> offered_flits_;       // per node, in window
+  TimeSeries series_;
+  std::uint64_t measured_outstanding_ = 0;
+  std::uint64_t created_flits_total_ = 0, ejected_data_flits_total_ = 0, dropped_data_flits_total_ = 0;
+  std::uint64_t ejected_packets_total_ = 0, ejected_flits_total_ = 0;
+  // Window counts by packet kind: flits injected at sources / ejected at destinations.
+  std::uint64_t injected_flits_by_kind_[kNumPacketKinds] = {};
+  std::uint64_t ejected_flits_by_kind_[kNumPacketKinds] = {};
+  std::uint64_t ejected_packets_by_kind_[kNumPacketKinds] = {};
+  std::uint64_t dropped_packets_ = 0, dropped_flits_ = 0;
+  std::uint64_t marked_packets_ = 0;  // data packets ejected with FECN
+};
+
+}  // namespace ccnet

@@ -1,0 +1,188 @@
+// Run control: warm-up, measurement window, drain; deadlock watchdog; results JSON.
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fmt/format.h>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "sim/network.hpp"
+
+namespace ccnet {
+
+namespace {
+
+double peak_rss_mb() {
+  struct rusage ru {};
+  getrusage(RUSAGE_SELF, &ru);
+  return static_cast<double>(ru.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
+}
+
+class Progress {
+ public:
+  explicit Progress(bool on) : on_(on), start_(std::chrono::steady_clock::now()), last_(start_) {}
+  void update(Cycle now, Cycle target, const char* phase) {
+    if (!on_) return;
+    const auto t = std::chrono::steady_clock::now();
+    if (std::chrono::duration<double>(t - last_).count() < 0.5) return;
+    last_ = t;
+    const double el = std::chrono::duration<double>(t - start_).count();
+    const double rate = el > 0 ? static_cast<double>(now) / el : 0;
+    const double eta = rate > 0 && target > now ? static_cast<double>(target - now) / rate : 0;
+    std::fprintf(stderr, "\r[ccnet] cycle %llu/%llu (%s)  %.0f cycles/s  ETA %.0f s   ",
+                 static_cast<unsigned long long>(now), static_cast<unsigned long long>(target), phase, rate, eta);
+    std::fflush(stderr);
+    shown_ = true;
+  }
+  void done() {
+    if (shown_) std::fprintf(stderr, "\r%80s\r", "");
+  }
+
+ private:
+  bool on_, shown_ = false;
+  std::chrono::steady_clock::time_point start_, last_;
+};
+
+}  // namespace
+
+RunResult run_network(Network& net, const RunOptions& opt) {
+  const Config& cfg = net.config();
+  const SimConfig& sim = cfg.sim;
+  const auto period = net.period();
+  const Cycle window_end = sim.warmup + sim.measure;
+  const Cycle chunk = 64;
+  Progress progress(opt.progress);
+  const auto t0 = std::chrono::steady_clock::now();
+
+  std::uint64_t last_moves = 0;
+  Cycle last_move_cycle = 0;
+  auto advance = [&](Cycle cycles, const char* phase, Cycle target) {
+    sc_core::sc_start(static_cast<double>(cycles) * period);
+    const Cycle now = net.now();
+    // Watchdog: flits in flight but nothing moved for sim.watchdog cycles means deadlock.
+    const std::uint64_t moves = net.flit_hops() + net.stats().flits_ejected_total();
+    if (moves != last_moves) {
+      last_moves = moves;
+      last_move_cycle = now;
+    } else if (net.flits_buffered() > 0 && now - last_move_cycle >= sim.watchdog) {
+      std::ostringstream os;
+      os << "deadlock: no flit moved for " << (now - last_move_cycle) << " cycles with " << net.flits_buffered()
+         << " flits buffered\n";
+      net.dump_state(os);
+      throw ModelError(os.str());
+    }
+    progress.update(now, target, phase);
+  };
+
+  // Elaboration and cycle 0.
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  while (net.now() < window_end) {
+    const Cycle now = net.now();
+    advance(std::min(chunk * 16, window_end - now), now < sim.warmup ? "warm-up" : "measure", window_end);
+  }
+  const Cycle drain_end = window_end + sim.drain_limit;
+  bool drained = net.stats().measured_outstanding() == 0;
+  while (!drained && net.now() < drain_end) {
+    advance(std::min(chunk, drain_end - net.now()), "drain", drain_end);
+    drained = net.stats().measured_outstanding() == 0;
+  }
+  const Cycle drained_at = net.now();
+  // With all traffic stopped, let the network empty and check every buffer and credit.
+  bool quiescent_checked = false;
+  if (sim.check_quiescent && drained && net.generator().finished(net.now())) {
+    const Cycle limit = net.now() + sim.drain_limit;
+    while (!net.empty() && net.now() < limit) advance(chunk, "empty", limit);
+    if (!net.empty()) {
+      std::ostringstream os;
+      os << "the network did not empty within drain_limit after all traffic stopped\n";
+      net.dump_state(os);
+      throw ModelError(os.str());
+    }
+    // Credits still on their way back: a few round trips.
+    advance(4 * (cfg.link.latency.global + cfg.link.latency.local + cfg.router.delays.credit + 8), "empty", net.now());
+    net.check_quiescent();
+    quiescent_checked = true;
+  }
+  progress.done();
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const Cycle total = net.now();
+
+  NetworkStats& st = net.stats();
+  Json j;
+  j["ccnet_version"] = CCNET_VERSION;
+  j["seed"] = cfg.seed;
+  j["topology"] = net.topology().describe();
+  j["mechanism"] = net.mechanism().name();
+  j["config"] = effective_config(cfg);
+  j["cycles"] = sim.measure;
+  j["cycles_total"] = total;
+  j["drained"] = drained;
+  j["drain_cycles"] = drained_at - window_end;
+  j["quiescent_checked"] = quiescent_checked;
+  j["latency"] = st.latency_json();
+  j["throughput"] = st.throughput_json();
+  std::vector<std::vector<NodeId>> srcs, dsts;
+  for (const auto& c : net.classes()) {
+    srcs.push_back(c.sources);
+    dsts.push_back(c.destinations);
+  }
+  j["classes"] = st.classes_json(srcs, dsts);
+  Json proto = st.protocol_json();
+  std::uint64_t drops = 0, emitted = 0;
+  for (const auto& r : net.routers()) {
+    drops += r->counters().packets_dropped;
+    emitted += r->counters().control_emitted;
+  }
+  proto["switch_dropped_packets"] = drops;
+  proto["switch_emitted_control_packets"] = emitted;
+  j["protocol"] = proto;
+  if (sim.series_window) j["timeseries"] = st.timeseries_json();
+  const std::uint64_t hops = net.flit_hops();
+  j["perf"]["wall_seconds"] = wall;
+  j["perf"]["cycles_per_second"] = wall > 0 ? static_cast<double>(total) / wall : 0.0;
+  j["perf"]["flit_hops_per_second"] = wall > 0 ? static_cast<double>(hops) / wall : 0.0;
+  j["perf"]["peak_rss_mb"] = peak_rss_mb();
+  RunResult r;
+  r.stats = std::move(j);
+  r.drained = drained;
+  r.wall_seconds = wall;
+  return r;
+}
+
+std::string summarize(const Json& s) {
+  std::ostringstream os;
+  const auto& lat = s["latency"];
+  const auto& thr = s["throughput"];
+  os << fmt::format("ccnet {}: {}, mechanism {}, seed {}\n", s["ccnet_version"].get<std::string>(),
+                    s["topology"].get<std::string>(), s["mechanism"].get<std::string>(), s["seed"].get<std::uint64_t>());
+  os << fmt::format("  cycles: measured {} (total {}), {}\n", s["cycles"].get<std::uint64_t>(),
+                    s["cycles_total"].get<std::uint64_t>(),
+                    s["drained"].get<bool>() ? fmt::format("drained {} cycles after the window", s["drain_cycles"].get<std::uint64_t>())
+                                             : std::string("NOT drained (saturated: measured packets still in flight at drain_limit)"));
+  os << fmt::format("  throughput (flits/node/cycle): offered {:.4f}, accepted {:.4f} (min {:.4f}, max {:.4f})\n",
+                    thr["offered"]["mean"].get<double>(), thr["accepted"]["mean"].get<double>(),
+                    thr["accepted"]["min"].get<double>(), thr["accepted"]["max"].get<double>());
+  auto line = [&](const char* what, const Json& h) {
+    os << fmt::format("  {} latency (cycles): mean {:.1f}, p50 {}, p99 {}, max {} over {} packets\n", what,
+                      h["mean"].get<double>(), h["p50"].get<std::uint64_t>(), h["p99"].get<std::uint64_t>(),
+                      h["max"].get<std::uint64_t>(), h["count"].get<std::uint64_t>());
+  };
+  line("packet ", lat["packet"]);
+  line("network", lat["network"]);
+  if (s["classes"].size() > 1) {
+    for (auto& [name, c] : s["classes"].items())
+      os << fmt::format("  class {}: offered {:.4f}, accepted {:.4f}, packet latency mean {:.1f} p99 {}\n", name,
+                        c["throughput"]["offered"]["mean"].get<double>(), c["throughput"]["accepted"]["mean"].get<double>(),
+                        c["latency"]["packet"]["mean"].get<double>(), c["latency"]["packet"]["p99"].get<std::uint64_t>());
+  }
+  const auto& perf = s["perf"];
+  os << fmt::format("  speed: {:.0f} cycles/s, {:.2f} M flit-hops/s, {:.0f} MB peak, {:.2f} s wall\n",
+                    perf["cycles_per_second"].get<double>(), perf["flit_hops_per_second"].get<double>() / 1e6,
+                    perf["peak_rss_mb"].get<double>(), perf["wall_seconds"].get<double>());
+  return os.str();
+}
+
+}  // namespace ccnet

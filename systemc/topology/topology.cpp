@@ -1,0 +1,36 @@
+#include "topology/topology.hpp"
+
+namespace ccnet {
+
+const char* to_string(LinkClass c) {
+  switch (c) {
+    case LinkClass::Terminal: return "terminal";
+    case LinkClass::Local: return "local";
+    case LinkClass::Global: return "global";
+  }
+  return "?";
+}
+
+namespace {
+// `routing: {algorithm: auto}` resolves to the topology's default algorithm.
+struct AutoRouting : RoutingParams {
+  static const config::Schema& schema() {
+    static config::Schema s("The topology's default routing algorithm (mesh: dor, fattree: nca, dragonfly: min).");
+    return s;
+  }
+  std::unique_ptr<RoutingFunction> create(const Topology& topo) const override {
+    const auto* e = Registry<config::PolyEntry<RoutingParams>>::instance().find(topo.default_routing());
+    auto params = e->make();
+    e->schema->apply_defaults(params.get());
+    return params->create(topo);
+  }
+};
+config::PolyRegistrar<RoutingParams, AutoRouting> reg_auto("auto", "topology default");
+}  // namespace
+
+std::unique_ptr<RoutingFunction> make_routing(const config::Poly<RoutingParams>& routing,
+                                              const Topology& topo) {
+  return routing.params->create(topo);
+}
+
+}  // namespace ccnet

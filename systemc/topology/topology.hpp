@@ -1,0 +1,96 @@
+// Topologies and routing functions, both registered by name (DESIGN.md section 5).
+// A topology describes routers, their ports and what each port connects to; every connection
+// is bidirectional (port p of router r is both an input and an output). A routing function
+// maps (router, input port, packet) to an output port and a VC level; VC levels are how
+// routing functions avoid deadlock (the router maps a level to VCs of the packet's vnet).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/config.hpp"
+#include "core/packet.hpp"
+#include "core/rng.hpp"
+#include "core/types.hpp"
+
+namespace ccnet {
+
+enum class LinkClass : std::uint8_t { Terminal = 0, Local = 1, Global = 2 };
+constexpr int kNumLinkClasses = 3;
+const char* to_string(LinkClass c);
+
+struct PortPeer {
+  enum class Kind : std::uint8_t { None, Node, Router };
+  Kind kind = Kind::None;
+  NodeId node = 0;        // Kind::Node
+  RouterId router = 0;    // Kind::Router
+  PortId port = 0;        // Kind::Router: the peer's port index
+  LinkClass link = LinkClass::Local;
+};
+
+class Topology {
+ public:
+  virtual ~Topology() = default;
+  virtual std::string name() const = 0;
+  virtual std::uint32_t num_nodes() const = 0;
+  virtual std::uint32_t num_routers() const = 0;
+  virtual PortId num_ports(RouterId r) const = 0;
+  virtual PortPeer peer(RouterId r, PortId p) const = 0;
+  // Router and port a node attaches to.
+  virtual std::pair<RouterId, PortId> attach(NodeId n) const = 0;
+  // Routing algorithm used when the config says `routing: {algorithm: auto}`.
+  virtual std::string default_routing() const = 0;
+  // One-line description for summaries ("8x8 mesh, 64 nodes, 64 routers").
+  virtual std::string describe() const = 0;
+  // Router-to-router hops of a minimal route (for analytic zero-load latency).
+  virtual std::uint32_t min_hops(NodeId src, NodeId dst) const = 0;
+};
+
+// What a routing function may look at: the local router's congestion estimates (credits in
+// use and output-queue occupancy per output port, as UGAL-L needs) and its RNG stream.
+class CongestionView {
+ public:
+  virtual ~CongestionView() = default;
+  virtual std::uint32_t output_occupancy(PortId port) const = 0;
+};
+
+struct RouteContext {
+  RouterId router;
+  PortId in_port;
+  Packet& packet;
+  RngStream& rng;
+  const CongestionView& view;
+};
+
+struct RouteResult {
+  PortId port = kNoPort;
+  std::uint8_t level = 0;
+};
+
+class RoutingFunction {
+ public:
+  virtual ~RoutingFunction() = default;
+  // Called once per packet per router, when its head flit arrives. May update the packet's
+  // routing state (Packet::route_phase, intermediate, global_hops).
+  virtual RouteResult route(RouteContext& ctx) const = 0;
+  // VC levels this function needs on every port for deadlock freedom.
+  virtual std::uint8_t vc_levels() const = 0;
+};
+
+// Polymorphic config sections: `topology: {type: ...}` and `routing: {algorithm: ...}`.
+struct TopologyParams {
+  virtual ~TopologyParams() = default;
+  virtual std::unique_ptr<Topology> create() const = 0;
+};
+struct RoutingParams {
+  virtual ~RoutingParams() = default;
+  // Throws config::ConfigError if the algorithm does not apply to this topology.
+  virtual std::unique_ptr<RoutingFunction> create(const Topology& topo) const = 0;
+};
+
+std::unique_ptr<RoutingFunction> make_routing(const config::Poly<RoutingParams>& routing,
+                                              const Topology& topo);
+
+}  // namespace ccnet
