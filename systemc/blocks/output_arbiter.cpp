@@ -22,17 +22,18 @@ void OutputArbiter::reset() {
 
 int OutputArbiter::pick(const Request* reqs, std::size_t n, bool enable) const {
   if (!enable) return -1;
-  RrArbiter::Request buf[64] = {};
-  std::vector<RrArbiter::Request> big;
-  RrArbiter::Request* el = buf;
-  if (n > 64) {
-    big.resize(n);
-    el = big.data();
+  // Same choice as RrArbiter::pick over the eligible requests (largest order key).
+  int best = -1;
+  std::uint64_t best_key = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    if (!eligible(reqs[k])) continue;
+    const std::uint64_t key = arb_.order_key(reqs[k].vc, reqs[k].prio);
+    if (key > best_key) {
+      best_key = key;
+      best = static_cast<int>(reqs[k].vc);
+    }
   }
-  std::size_t m = 0;
-  for (std::size_t k = 0; k < n; ++k)
-    if (eligible(reqs[k])) el[m++] = RrArbiter::Request{reqs[k].vc, p_.num_prio > 1 ? reqs[k].prio : 0u};
-  return arb_.pick(el, m);
+  return best;
 }
 
 bool OutputArbiter::commit(int granted, std::uint32_t granted_prio, const std::uint16_t* give_vc,

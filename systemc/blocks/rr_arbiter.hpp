@@ -37,6 +37,14 @@ class RrArbiter {
   // Sparse evaluation: the requests that are asserted (any order). Returns the granted index or
   // -1. Pure: does not change state.
   int pick(const Request* reqs, std::size_t n) const;
+  // Order key of a request: among asserted requests, pick() grants the one with the largest
+  // key (higher level first, then nearest at or after that level's pointer). Unlocked only.
+  std::uint64_t order_key(std::uint32_t index, std::uint32_t prio) const {
+    if (p_.num_prio == 1) prio = 0;
+    const std::uint32_t ptr = ptr_[prio];
+    const std::uint32_t dist = index >= ptr ? index - ptr : index + p_.num_req - ptr;
+    return (static_cast<std::uint64_t>(prio) << 32) | (p_.num_req - dist);
+  }
   // Dense evaluation (the RTL port view): req[i] != 0 asserts requester i.
   int comb(const std::vector<std::uint8_t>& req, const std::vector<std::uint32_t>& prio) const;
   // Dense multi-grant evaluation (rtl/ccn_rr_arbiter.sv with NumPass / NumGroup): pass k picks

@@ -8,12 +8,11 @@ namespace ccnet::blocks {
 SwitchAllocator::SwitchAllocator(const SwitchAllocatorParams& p) : p_(p) {
   if (p.num_in < 1 || p.num_out < 1 || p.reqs_per_in < 1 || p.speedup_in < 1 || p.speedup_out < 1)
     throw std::invalid_argument("SwitchAllocator: sizes must be >= 1");
+  if (p.speedup_in > 8) throw std::invalid_argument("SwitchAllocator: speedup_in must be <= 8");
   for (unsigned i = 0; i < p.num_in; ++i) in_arb_.emplace_back(RrArbiterParams{p.reqs_per_in, p.num_prio, false});
   for (unsigned o = 0; o < p.num_out; ++o) out_arb_.emplace_back(RrArbiterParams{p.num_in, p.num_prio, false});
   in_count_.assign(p.num_in + 1, 0);
-  in_start_.assign(p.num_in + 1, 0);
   out_count_.assign(p.num_out + 1, 0);
-  out_start_.assign(p.num_out + 1, 0);
 }
 
 void SwitchAllocator::reset() {
@@ -21,75 +20,101 @@ void SwitchAllocator::reset() {
   for (auto& a : out_arb_) a.reset();
 }
 
+// One arbitration pass over candidates [0, n): the RrArbiter's choice among those not yet
+// taken (bit set in `taken`) and whose output is not excluded. Returns the candidate's
+// position, or n if none. Equivalent to RrArbiter::pick over the same request set.
+std::uint32_t SwitchAllocator::pick_pass(const RrArbiter& arb, const Request* cand, std::size_t n, bool by_input,
+                                         const std::uint32_t* excluded_outputs, std::size_t n_excluded,
+                                         std::uint64_t* taken) const {
+  std::uint32_t best = static_cast<std::uint32_t>(n);
+  std::uint64_t best_key = 0;
+  for (std::uint32_t k = 0; k < n; ++k) {
+    if ((taken[k >> 6] >> (k & 63)) & 1u) continue;
+    bool excluded = false;
+    for (std::size_t x = 0; x < n_excluded; ++x) excluded = excluded || excluded_outputs[x] == cand[k].output;
+    if (excluded) continue;
+    const std::uint64_t key = arb.order_key(by_input ? cand[k].input : cand[k].req, cand[k].prio);
+    if (key > best_key) {
+      best_key = key;
+      best = k;
+    }
+  }
+  return best;
+}
+
 void SwitchAllocator::allocate(const Request* reqs, std::size_t n, std::vector<Grant>& grants) {
   grants.clear();
   if (n == 0) return;
+  // Fast path, same result as the general one: when no input has two requests and no output
+  // is wanted twice, every request wins in the first pass of both stages.
+  if (n <= 64) {
+    std::uint64_t inputs_seen[4] = {0, 0, 0, 0}, outputs_seen[4] = {0, 0, 0, 0};
+    bool conflict = p_.num_in > 256 || p_.num_out > 256;
+    for (std::size_t k = 0; k < n && !conflict; ++k) {
+      const std::uint32_t i = reqs[k].input, o = reqs[k].output;
+      conflict = ((inputs_seen[i >> 6] >> (i & 63)) & 1u) || ((outputs_seen[o >> 6] >> (o & 63)) & 1u);
+      inputs_seen[i >> 6] |= 1ull << (i & 63);
+      outputs_seen[o >> 6] |= 1ull << (o & 63);
+    }
+    if (!conflict) {
+      // Grants in output order, as the general path emits them.
+      for (unsigned o = 0; o < p_.num_out; ++o) {
+        if (!((outputs_seen[o >> 6] >> (o & 63)) & 1u)) continue;
+        for (std::size_t k = 0; k < n; ++k)
+          if (reqs[k].output == o) {
+            grants.push_back(Grant{reqs[k].input, reqs[k].req, o, p_.num_prio > 1 ? reqs[k].prio : 0u, 0, 0});
+            break;
+          }
+      }
+      return;
+    }
+  }
   // Group requests by input (counting sort keeps the caller's order inside an input).
   std::fill(in_count_.begin(), in_count_.end(), 0u);
   for (std::size_t k = 0; k < n; ++k) ++in_count_[reqs[k].input + 1];
   for (unsigned i = 0; i < p_.num_in; ++i) in_count_[i + 1] += in_count_[i];
-  in_start_ = in_count_;
-  sorted_.resize(n);
-  for (std::size_t k = 0; k < n; ++k) sorted_[in_start_[reqs[k].input]++] = reqs[k];
+  if (sorted_.size() < n) sorted_.resize(n);
+  for (std::size_t k = 0; k < n; ++k) sorted_[in_count_[reqs[k].input]++] = reqs[k];
+  // in_count_[i] now holds the end of input i's run; its start is in_count_[i-1] (0 for i=0).
+  if (taken_.size() < (n + 63) / 64) taken_.resize((n + 63) / 64);
 
-  // Input stage.
+  // Input stage: up to speedup_in passes per input, each to a different output.
   proposals_.clear();
-  prop_rank_.clear();
+  std::uint32_t picked_outputs[8];
   for (unsigned i = 0; i < p_.num_in; ++i) {
-    const std::uint32_t b = in_count_[i], e = in_count_[i + 1];
+    const std::uint32_t b = i == 0 ? 0 : in_count_[i - 1], e = in_count_[i];
     if (b == e) continue;
-    taken_.assign(e - b, 0);
-    std::uint32_t first_prop = static_cast<std::uint32_t>(proposals_.size());
-    for (unsigned lane = 0; lane < p_.speedup_in; ++lane) {
-      cand_.clear();
-      for (std::uint32_t k = b; k < e; ++k) {
-        if (taken_[k - b]) continue;
-        bool dup = false;
-        for (std::size_t q = first_prop; q < proposals_.size(); ++q) dup = dup || proposals_[q].output == sorted_[k].output;
-        if (dup) continue;
-        cand_.push_back(RrArbiter::Request{sorted_[k].req, p_.num_prio > 1 ? sorted_[k].prio : 0u});
-      }
-      const int w = in_arb_[i].pick(cand_.data(), cand_.size());
-      if (w < 0) break;
-      for (std::uint32_t k = b; k < e; ++k)
-        if (!taken_[k - b] && sorted_[k].req == static_cast<std::uint32_t>(w)) {
-          taken_[k - b] = 1;
-          proposals_.push_back(sorted_[k]);
-          prop_rank_.push_back(lane);
-          break;
-        }
+    const std::size_t m = e - b;
+    std::fill(taken_.begin(), taken_.begin() + static_cast<std::ptrdiff_t>((m + 63) / 64), 0ull);
+    std::size_t npicked = 0;
+    for (unsigned lane = 0; lane < p_.speedup_in && lane < 8; ++lane) {
+      const std::uint32_t w = pick_pass(in_arb_[i], &sorted_[b], m, false, picked_outputs, npicked, taken_.data());
+      if (w == m) break;
+      taken_[w >> 6] |= 1ull << (w & 63);
+      picked_outputs[npicked++] = sorted_[b + w].output;
+      proposals_.push_back(Proposal{sorted_[b + w], lane});
     }
   }
 
-  // Output stage: group proposals by output.
+  // Output stage: group proposals by output, then up to speedup_out passes per output.
   std::fill(out_count_.begin(), out_count_.end(), 0u);
-  for (const auto& pr : proposals_) ++out_count_[pr.output + 1];
+  for (const auto& pr : proposals_) ++out_count_[pr.req.output + 1];
   for (unsigned o = 0; o < p_.num_out; ++o) out_count_[o + 1] += out_count_[o];
-  out_start_ = out_count_;
-  by_out_.resize(proposals_.size());
-  by_out_rank_.resize(proposals_.size());
-  for (std::size_t q = 0; q < proposals_.size(); ++q) {
-    const std::uint32_t slot = out_start_[proposals_[q].output]++;
-    by_out_[slot] = proposals_[q];
-    by_out_rank_[slot] = prop_rank_[q];
-  }
+  if (by_out_.size() < proposals_.size()) by_out_.resize(proposals_.size());
+  for (const auto& pr : proposals_) by_out_[out_count_[pr.req.output]++] = pr;
+  if (sorted_.size() < proposals_.size()) sorted_.resize(proposals_.size());
   for (unsigned o = 0; o < p_.num_out; ++o) {
-    const std::uint32_t b = out_count_[o], e = out_count_[o + 1];
+    const std::uint32_t b = o == 0 ? 0 : out_count_[o - 1], e = out_count_[o];
     if (b == e) continue;
-    taken_.assign(e - b, 0);
+    const std::size_t m = e - b;
+    for (std::size_t k = 0; k < m; ++k) sorted_[k] = by_out_[b + k].req;
+    std::fill(taken_.begin(), taken_.begin() + static_cast<std::ptrdiff_t>((m + 63) / 64), 0ull);
     for (unsigned lane = 0; lane < p_.speedup_out; ++lane) {
-      cand_.clear();
-      for (std::uint32_t k = b; k < e; ++k)
-        if (!taken_[k - b]) cand_.push_back(RrArbiter::Request{by_out_[k].input, p_.num_prio > 1 ? by_out_[k].prio : 0u});
-      const int w = out_arb_[o].pick(cand_.data(), cand_.size());
-      if (w < 0) break;
-      for (std::uint32_t k = b; k < e; ++k)
-        if (!taken_[k - b] && by_out_[k].input == static_cast<std::uint32_t>(w)) {
-          taken_[k - b] = 1;
-          const Request& r = by_out_[k];
-          grants.push_back(Grant{r.input, r.req, r.output, p_.num_prio > 1 ? r.prio : 0u, by_out_rank_[k], lane});
-          break;
-        }
+      const std::uint32_t w = pick_pass(out_arb_[o], sorted_.data(), m, true, nullptr, 0, taken_.data());
+      if (w == m) break;
+      taken_[w >> 6] |= 1ull << (w & 63);
+      const Proposal& pr = by_out_[b + w];
+      grants.push_back(Grant{pr.req.input, pr.req.req, pr.req.output, p_.num_prio > 1 ? pr.req.prio : 0u, pr.in_rank, lane});
     }
   }
 }

@@ -62,16 +62,17 @@ class SwitchAllocator {
  private:
   SwitchAllocatorParams p_;
   std::vector<RrArbiter> in_arb_, out_arb_;
-  // scratch (sized once; no per-cycle allocation)
-  std::vector<std::uint32_t> in_count_, in_start_;
+  // Scratch buffers: sized on first use, reused every cycle (no per-cycle allocation).
+  struct Proposal {
+    Request req;
+    std::uint32_t in_rank;
+  };
+  std::uint32_t pick_pass(const RrArbiter& arb, const Request* cand, std::size_t n, bool by_input,
+                          const std::uint32_t* excluded_outputs, std::size_t n_excluded, std::uint64_t* taken) const;
+  std::vector<std::uint32_t> in_count_, out_count_;
   std::vector<Request> sorted_;
-  std::vector<RrArbiter::Request> cand_;
-  std::vector<Request> proposals_;
-  std::vector<std::uint32_t> out_count_, out_start_;
-  std::vector<Request> by_out_;
-  std::vector<std::uint32_t> prop_rank_;    // in_rank of each proposal
-  std::vector<std::uint32_t> by_out_rank_;  // in_rank of each proposal in by_out_ order
-  std::vector<std::uint8_t> taken_;
+  std::vector<Proposal> proposals_, by_out_;
+  std::vector<std::uint64_t> taken_;
 };
 
 }  // namespace ccnet::blocks

@@ -11,11 +11,11 @@ Packet& PacketPool::allocate() {
     id = free_.back();
     free_.pop_back();
   } else {
-    id = static_cast<PacketId>(packets_.size());
-    if (id == kNoPacket) throw std::runtime_error("packet pool exhausted");
-    packets_.emplace_back();
+    if (size_ >= kNoPacket) throw std::runtime_error("packet pool exhausted");
+    id = static_cast<PacketId>(size_++);
+    if ((id >> kChunkBits) >= chunks_.size()) chunks_.push_back(std::make_unique<Packet[]>(1u << kChunkBits));
   }
-  Packet& p = packets_[id];
+  Packet& p = (*this)[id];
   p = Packet{};
   p.id = id;
   ++allocated_total_;
@@ -23,10 +23,10 @@ Packet& PacketPool::allocate() {
 }
 
 void PacketPool::release(PacketId id) {
-  if (id >= packets_.size() || packets_[id].id != id)
+  if (id >= size_ || (*this)[id].id != id)
     throw std::logic_error("PacketPool::release of packet " + std::to_string(id) +
                            " that is not live");
-  packets_[id].id = kNoPacket;
+  (*this)[id].id = kNoPacket;
   free_.push_back(id);
 }
 

@@ -1,9 +1,10 @@
 // Packet-level data. Flits on the wire carry only a PacketId into this pool (DESIGN.md
 // section 3): payload and protocol fields live here. The pool recycles slots, so steady-state
-// simulation does not allocate.
+// simulation does not allocate. Storage is chunked: a Packet& stays valid while the pool grows.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "core/types.hpp"
@@ -54,15 +55,17 @@ class PacketPool {
   Packet& allocate();
   void release(PacketId id);
 
-  Packet& operator[](PacketId id) { return packets_[id]; }
-  const Packet& operator[](PacketId id) const { return packets_[id]; }
+  static constexpr unsigned kChunkBits = 12;
+  Packet& operator[](PacketId id) { return chunks_[id >> kChunkBits][id & ((1u << kChunkBits) - 1)]; }
+  const Packet& operator[](PacketId id) const { return chunks_[id >> kChunkBits][id & ((1u << kChunkBits) - 1)]; }
 
-  std::size_t live() const { return packets_.size() - free_.size(); }
-  std::size_t capacity() const { return packets_.size(); }
+  std::size_t live() const { return size_ - free_.size(); }
+  std::size_t capacity() const { return size_; }
   std::uint64_t allocated_total() const { return allocated_total_; }
 
  private:
-  std::vector<Packet> packets_;
+  std::vector<std::unique_ptr<Packet[]>> chunks_;
+  std::size_t size_ = 0;
   std::vector<PacketId> free_;
   std::uint64_t allocated_total_ = 0;
 };

@@ -36,6 +36,13 @@ void Nic::fail(const std::string& what) const {
   throw ModelError(os.str());
 }
 
+void Nic::end_of_elaboration() {
+  flit_in_if_ = flit_in.operator->();
+  flit_out_if_ = flit_out.operator->();
+  credit_in_if_ = credit_in.operator->();
+  credit_out_if_ = credit_out.operator->();
+}
+
 void Nic::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   if (gp.get_command() != tlm::TLM_WRITE_COMMAND || gp.get_data_length() != sizeof(MessageRequest) ||
       gp.get_data_ptr() == nullptr) {
@@ -106,7 +113,7 @@ void Nic::ingest_posted() {
 }
 
 void Nic::receive() {
-  const Flit& f = flit_in.read();
+  const Flit& f = flit_in_if_->read();
   if (f.valid()) in_link_.push_back({now_ - 1 + env_.link_latency, f});
   while (!in_link_.empty() && in_link_.front().first <= now_) {
     const Flit g = in_link_.front().second;
@@ -125,7 +132,7 @@ void Nic::receive() {
       eject(p);
     }
   }
-  const CreditLanes& c = credit_in.read();
+  const CreditLanes& c = credit_in_if_->read();
   if (!c.empty()) credit_link_.push_back({now_ - 1 + env_.link_latency, c});
   while (!credit_link_.empty() && credit_link_.front().first <= now_) {
     const CreditLanes& lanes = credit_link_.front().second;
@@ -210,7 +217,7 @@ void Nic::start_streams() {
     }
   }
   // Data: the injection engine grants a send queue when the data stream is free.
-  engine_grant_ = engine_.pick(now_, !data_stream_.busy());
+  engine_grant_ = queued_messages_ ? engine_.pick(now_, !data_stream_.busy()) : -1;
   if (engine_grant_ < 0) return;
   const auto dst = static_cast<NodeId>(engine_grant_);
   SendQueue& q = send_queues_[dst];
@@ -289,12 +296,11 @@ void Nic::commit_and_write() {
       fail("injection credit counter violation (credits beyond the router's buffer depth)");
     gives_.clear();
   }
-  becn_queues_.assign(becn_.begin(), becn_.end());
-  engine_.commit(now_, engine_grant_, engine_len_, becn_queues_.data(), becn_queues_.size());
+  engine_.commit(now_, engine_grant_, engine_len_, becn_.data(), becn_.size());
   becn_.clear();
   engine_grant_ = -1;
   if (send_ != last_written_) {
-    flit_out.write(send_);
+    flit_out_if_->write(send_);
     last_written_ = send_;
   }
   send_ = Flit{};
@@ -304,7 +310,7 @@ void Nic::commit_and_write() {
     credit_return_.pop_front();
   }
   if (lanes != last_credit_written_) {
-    credit_out.write(lanes);
+    credit_out_if_->write(lanes);
     last_credit_written_ = lanes;
   }
 }

@@ -125,6 +125,7 @@ class Nic : public sc_core::sc_module, public NicApi {
     std::uint32_t received = 0;
   };
 
+  void end_of_elaboration() override;
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void tick();
   void ingest_posted();
@@ -161,7 +162,6 @@ class Nic : public sc_core::sc_module, public NicApi {
   Ring<std::pair<Cycle, VcId>> credit_return_;
   std::vector<std::uint16_t> gives_;
   std::vector<std::uint32_t> becn_;
-  std::vector<std::uint32_t> becn_queues_;
   std::vector<blocks::OutputArbiter::Request> requests_;
   int engine_grant_ = -1;
   std::uint32_t engine_len_ = 0;
@@ -172,6 +172,10 @@ class Nic : public sc_core::sc_module, public NicApi {
   std::vector<std::uint32_t> eject_occupancy_;  // per VC (flits received, not yet freed)
   std::unordered_map<MessageId, Reassembly> reassembly_;
   NicCounters counters_;
+  const sc_core::sc_signal_in_if<Flit>* flit_in_if_ = nullptr;
+  sc_core::sc_signal_inout_if<Flit>* flit_out_if_ = nullptr;
+  const sc_core::sc_signal_in_if<CreditLanes>* credit_in_if_ = nullptr;
+  sc_core::sc_signal_inout_if<CreditLanes>* credit_out_if_ = nullptr;
 };
 
 }  // namespace ccnet

@@ -71,6 +71,8 @@ Router::Router(sc_core::sc_module_name name, RouterId id, std::vector<RouterPort
   allocator_ = blocks::SwitchAllocator(blocks::SwitchAllocatorParams{
       static_cast<unsigned>(nports + 1), nports, num_vcs_ * queues_per_vc_, num_prio,
       cfg.speedup, cioq_ ? cfg.speedup : 1u});
+  give_count_.assign(num_vcs_, 0);
+  take_flag_.assign(num_vcs_, 0);
   counters_.flits_out.assign(nports, 0);
   counters_.flits_in.assign(nports, 0);
   period_ps_ = env_.period.value();
@@ -88,16 +90,25 @@ void Router::fail(const std::string& what) const {
   throw ModelError(os.str());
 }
 
+void Router::end_of_elaboration() {
+  for (PortId p = 0; p < num_ports(); ++p) {
+    flit_in_if_.push_back(flit_in[p].operator->());
+    flit_out_if_.push_back(flit_out[p].operator->());
+    credit_in_if_.push_back(credit_in[p].operator->());
+    credit_out_if_.push_back(credit_out[p].operator->());
+  }
+}
+
 // ---- per-cycle evaluation ------------------------------------------------------------------------
 
 void Router::tick() {
   now_ = sc_core::sc_time_stamp().value() / period_ps_;
   receive();
   if (hooks_ && hooks_->wants_head_scan()) scan_queue_heads();
-  allocate_vcs();
-  allocate_switch();
-  traverse();
-  if (cioq_) arbitrate_links();
+  if (!va_list_.empty()) allocate_vcs();
+  if (!sa_list_.empty()) allocate_switch();
+  if (in_traversal_) traverse();
+  if (cioq_ && oq_total_) arbitrate_links();
   if (hooks_) hooks_->tick(*this);
   commit_and_write();
 }
@@ -107,7 +118,7 @@ void Router::receive() {
   for (PortId p = 0; p < nports; ++p) {
     InputPort& in = inputs_[p];
     if (!in.spec.connected()) continue;
-    const Flit& f = flit_in[p].read();
+    const Flit& f = flit_in_if_[p]->read();
     if (f.valid()) {
       // Written by the sender at the previous edge; due after the link latency.
       in.link.push_back({now_ - 1 + in.spec.latency, f});
@@ -119,7 +130,7 @@ void Router::receive() {
       accept_flit(p, g);
     }
     OutputPort& out = ports_[p];
-    const CreditLanes& c = credit_in[p].read();
+    const CreditLanes& c = credit_in_if_[p]->read();
     if (!c.empty()) out.credit_link.push_back({now_ - 1 + out.spec.latency, c});
     while (!out.credit_link.empty() && out.credit_link.front().first <= now_) {
       const CreditLanes& lanes = out.credit_link.front().second;
@@ -303,6 +314,7 @@ void Router::allocate_switch() {
     if (cioq_) ++out.vcs[q.out_vc].reserved;
     else out.take.push_back(q.out_vc);
     out.traversal.push_back({due, f});
+    ++in_traversal_;
     if (f.head && hooks_)
       hooks_->on_input_dequeue(*this, env_.packets[f.packet], input_state(in_port, in_vc, q, q.out_port));
     if (f.tail) {
@@ -323,11 +335,13 @@ void Router::traverse() {
     while (!out.traversal.empty() && out.traversal.front().first <= now_) {
       const Flit f = out.traversal.front().second;
       out.traversal.pop_front();
+      --in_traversal_;
       if (cioq_) {
         OutputVc& ov = out.vcs[f.vc];
         ov.queue.push_back(f);
         --ov.reserved;
         ++out.oq_flits;
+        ++oq_total_;
         if (f.head && hooks_) {
           Packet& pkt = env_.packets[f.packet];
           hooks_->on_output_enqueue(*this, pkt,
@@ -362,6 +376,7 @@ void Router::arbitrate_links() {
     out.send = ov.queue.front();
     ov.queue.pop_front();
     --out.oq_flits;
+    --oq_total_;
     --buffered_;
   }
 }
@@ -386,29 +401,25 @@ void Router::commit_and_write() {
                                 static_cast<std::uint32_t>(out.gives.size()));
     } else {
       // Each touched counter commits once with all its gives and its take of this cycle.
-      for (std::size_t k = 0; k < out.gives.size(); ++k) {
-        const VcId v = out.gives[k];
-        bool seen = false;
-        for (std::size_t j = 0; j < k; ++j) seen = seen || out.gives[j] == v;
-        if (seen) continue;
-        std::uint32_t give = 0;
-        for (const auto w : out.gives) give += w == v ? 1u : 0u;
-        bool take = false;
-        for (auto& t : out.take)
-          if (t == v) {
-            take = true;
-            t = kNoVc;
-          }
-        ok = out.credits[v].commit(give, take) && ok;
+      for (const VcId v : out.gives) ++give_count_[v];
+      for (const VcId v : out.take) take_flag_[v] = 1;
+      for (const VcId v : out.gives) {
+        if (give_count_[v] == 0) continue;
+        ok = out.credits[v].commit(give_count_[v], take_flag_[v] != 0) && ok;
+        give_count_[v] = 0;
+        take_flag_[v] = 0;
       }
-      for (const VcId t : out.take)
-        if (t != kNoVc) ok = out.credits[t].commit(0, true) && ok;
+      for (const VcId v : out.take) {
+        if (!take_flag_[v]) continue;
+        ok = out.credits[v].commit(0, true) && ok;
+        take_flag_[v] = 0;
+      }
       out.take.clear();
     }
     if (!ok) fail("credit counter violation on output " + std::to_string(o) + " (credits beyond buffer depth or taken when empty)");
     out.gives.clear();
     if (f != out.last_written) {
-      flit_out[o].write(f);
+      flit_out_if_[o]->write(f);
       out.last_written = f;
     }
     if (f.valid()) {
@@ -427,7 +438,7 @@ void Router::commit_and_write() {
       in.credit_return.pop_front();
     }
     if (lanes != in.last_credit_written) {
-      credit_out[p].write(lanes);
+      credit_out_if_[p]->write(lanes);
       in.last_credit_written = lanes;
     }
   }

@@ -167,6 +167,7 @@ class Router : public sc_core::sc_module, public RouterApi, public CongestionVie
     Flit last_written;
   };
 
+  void end_of_elaboration() override;
   void tick();
   void receive();
   void accept_flit(PortId port, const Flit& f);
@@ -212,7 +213,16 @@ class Router : public sc_core::sc_module, public RouterApi, public CongestionVie
   std::vector<blocks::SwitchAllocator::Grant> sa_grants_;
   std::vector<blocks::OutputArbiter::Request> link_requests_;
   std::vector<std::uint32_t> scratch_;
+  std::vector<std::uint32_t> give_count_;  // per VC, scratch of commit_and_write
+  std::vector<std::uint8_t> take_flag_;    // per VC, scratch of commit_and_write
+  std::uint32_t in_traversal_ = 0;         // flits crossing the switch, all outputs
+  std::uint32_t oq_total_ = 0;             // flits in output queues, all outputs
   RouterCounters counters_;
+  // Bound channel interfaces, cached after elaboration (port access is on the hot path).
+  std::vector<const sc_core::sc_signal_in_if<Flit>*> flit_in_if_;
+  std::vector<sc_core::sc_signal_inout_if<Flit>*> flit_out_if_;
+  std::vector<const sc_core::sc_signal_in_if<CreditLanes>*> credit_in_if_;
+  std::vector<sc_core::sc_signal_inout_if<CreditLanes>*> credit_out_if_;
 };
 
 }  // namespace ccnet
