@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <limits>
 #include <map>
@@ -108,8 +110,13 @@ template <class V>
 std::string number_text(V v) {
   if constexpr (std::is_floating_point_v<V>) {
     if (v == std::numeric_limits<V>::infinity()) return "inf";
-    Json j = v;
-    return j.dump();
+    // Shortest decimal text that reads back as the same value ("0", "0.1", "1e-06").
+    char buf[32];
+    for (int prec = 1; prec <= 17; ++prec) {
+      std::snprintf(buf, sizeof buf, "%.*g", prec, static_cast<double>(v));
+      if (static_cast<V>(std::strtod(buf, nullptr)) == v) break;
+    }
+    return buf;
   } else if constexpr (std::is_same_v<V, bool>) {
     return v ? "true" : "false";
   } else {
@@ -364,8 +371,10 @@ class SectionListField : public Field {
     out.clear();
     out.resize(node.size());
     for (std::size_t i = 0; i < node.size(); ++i) {
+      const std::string item = path + "[" + std::to_string(i) + "]";
+      ctx.record(item, node[i]);
       S::schema().apply_defaults(&out[i]);
-      S::schema().bind(&out[i], node[i], ctx, path + "[" + std::to_string(i) + "]");
+      S::schema().bind(&out[i], node[i], ctx, item);
     }
   }
   Json dump(const void* obj) const override {

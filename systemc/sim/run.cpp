@@ -92,7 +92,9 @@ RunResult run_network(Network& net, const RunOptions& opt) {
   const Cycle drained_at = net.now();
   // With all traffic stopped, let the network empty and check every buffer and credit.
   bool quiescent_checked = false;
-  if (sim.check_quiescent && drained && net.generator().finished(net.now())) {
+  const Cycle traffic_end = net.generator().last_stop();
+  if (sim.check_quiescent && drained && traffic_end != kNever) {
+    while (net.now() < traffic_end) advance(std::min(chunk * 16, traffic_end - net.now()), "traffic", traffic_end);
     const Cycle limit = net.now() + sim.drain_limit;
     while (!net.empty() && net.now() < limit) advance(chunk, "empty", limit);
     if (!net.empty()) {

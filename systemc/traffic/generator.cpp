@@ -1,5 +1,7 @@
 #include "traffic/generator.hpp"
 
+#include <algorithm>
+
 #include "core/error.hpp"
 #include "nic/nic.hpp"
 
@@ -15,7 +17,15 @@ TrafficGenerator::TrafficGenerator(sc_core::sc_module_name name, std::uint32_t n
     arrival_rng_.emplace_back(seed, "traffic." + classes_[c].config.name + ".arrivals");
     size_rng_.emplace_back(seed, "traffic." + classes_[c].config.name + ".sizes");
     if (classes_[c].message_probability <= 0) continue;
-    for (NodeId s : classes_[c].sources) schedule(c, s, classes_[c].config.start);
+    const TrafficClassConfig& tc = classes_[c].config;
+    for (NodeId s : classes_[c].sources) {
+      if (tc.process == InjectionProcess::Periodic) {
+        const Cycle at = tc.start + arrival_rng_[c].below(tc.period());
+        if (at < tc.stop) heap_.push(Arrival{at, c, s});
+      } else {
+        schedule(c, s, tc.start);
+      }
+    }
   }
   SC_METHOD(tick);
   sensitive << clk.pos();
@@ -33,6 +43,13 @@ bool TrafficGenerator::finished(Cycle now) const {
   for (const auto& c : classes_)
     if (c.config.stop > now && c.message_probability > 0) return false;
   return true;
+}
+
+Cycle TrafficGenerator::last_stop() const {
+  Cycle last = 0;
+  for (const auto& c : classes_)
+    if (c.message_probability > 0) last = std::max(last, c.config.stop);
+  return last;
 }
 
 void TrafficGenerator::tick() {
@@ -59,7 +76,11 @@ void TrafficGenerator::tick() {
       throw ModelError(std::string(name()) + ": NIC " + std::to_string(a.src) + " refused a message to " +
                        std::to_string(req.dst) + ": " + payload_.get_response_string());
     ++posted_;
-    schedule(a.cls, a.src, now + 1);
+    if (rc.config.process == InjectionProcess::Periodic) {
+      if (a.at + rc.config.period() < rc.config.stop) heap_.push(Arrival{a.at + rc.config.period(), a.cls, a.src});
+    } else {
+      schedule(a.cls, a.src, now + 1);
+    }
   }
 }
 

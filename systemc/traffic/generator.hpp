@@ -36,6 +36,8 @@ class TrafficGenerator : public sc_core::sc_module {
   std::uint64_t messages_posted() const { return posted_; }
   // True once every class has passed its stop cycle.
   bool finished(Cycle now) const;
+  // The last stop cycle of all classes (kNever if some class never stops).
+  Cycle last_stop() const;
   const std::vector<ResolvedClass>& classes() const { return classes_; }
 
  private:

@@ -35,6 +35,10 @@ const Schema& TrafficClassConfig::schema() {
     Declare<TrafficClassConfig>(s)
         .str("name", &TrafficClassConfig::name, "", "class name (statistics appear under classes.<name>)")
         .poly("pattern", &TrafficClassConfig::pattern, "type", "uniform", "destination pattern")
+        .choice("process", &TrafficClassConfig::process, InjectionProcess::Bernoulli,
+                {{"bernoulli", InjectionProcess::Bernoulli}, {"periodic", InjectionProcess::Periodic}},
+                "message arrivals per source: Bernoulli (one draw per cycle) or periodic (one message every "
+                "mean_size/rate cycles, random phase per source)")
         .str("sources", &TrafficClassConfig::sources, "all", "group of source nodes")
         .str("destinations", &TrafficClassConfig::destinations, "all", "group of destination nodes")
         .field("rate", &TrafficClassConfig::rate, 0.1, "offered load per source in flits/cycle", {0.0, 1.0})
@@ -46,6 +50,11 @@ const Schema& TrafficClassConfig::schema() {
   }();
   (void)init;
   return s;
+}
+
+Cycle TrafficClassConfig::period() const {
+  const double p = mean_size() / rate;
+  return p < 1.0 ? 1 : static_cast<Cycle>(p + 0.5);
 }
 
 const Schema& TrafficConfig::schema() {

@@ -28,8 +28,11 @@ struct PatternParams {
                                           RngStream rng) const = 0;
 };
 
+enum class InjectionProcess : std::uint8_t { Bernoulli, Periodic };
+
 struct TrafficClassConfig {
   std::string name;
+  InjectionProcess process = InjectionProcess::Bernoulli;
   config::Poly<PatternParams> pattern;
   std::string sources = "all";
   std::string destinations = "all";
@@ -40,6 +43,8 @@ struct TrafficClassConfig {
   Cycle stop = kNever;
   static const config::Schema& schema();
   double mean_size() const { return size_max > size ? (size + size_max) / 2.0 : size; }
+  // Periodic process: cycles between messages of one source.
+  Cycle period() const;
 };
 
 struct TrafficConfig {
