@@ -110,8 +110,12 @@ template <class V>
 std::string number_text(V v) {
   if constexpr (std::is_floating_point_v<V>) {
     if (v == std::numeric_limits<V>::infinity()) return "inf";
-    // Shortest decimal text that reads back as the same value ("0", "0.1", "1e-06").
+    // Shortest decimal text that reads back as the same value ("0", "0.1", "100", "1e-06").
     char buf[32];
+    if (v == static_cast<V>(static_cast<long long>(v)) && v < static_cast<V>(1e15) && v > static_cast<V>(-1e15)) {
+      std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
+      return buf;
+    }
     for (int prec = 1; prec <= 17; ++prec) {
       std::snprintf(buf, sizeof buf, "%.*g", prec, static_cast<double>(v));
       if (static_cast<V>(std::strtod(buf, nullptr)) == v) break;

@@ -30,7 +30,7 @@ const Schema& NodeGroupConfig::schema() {
 }
 
 const Schema& TrafficClassConfig::schema() {
-  static Schema s("A traffic class: messages from each source node by a Bernoulli process (one draw per cycle).");
+  static Schema s("A traffic class: messages from each of its source nodes to destinations chosen by its pattern, at its offered load, while start <= cycle < stop.");
   static bool init = [] {
     Declare<TrafficClassConfig>(s)
         .str("name", &TrafficClassConfig::name, "", "class name (statistics appear under classes.<name>)")
