@@ -1,0 +1,39 @@
+// The shared constants seen from the Verilated side: every public parameter of ccn_pkg in a
+// Verilated model (rtl/CMakeLists.txt, prefix Vccn_pkg_check) equals its C++ value in
+// systemc/core/hw_consts.hpp. Checked at compile time (static_assert); the run prints the table.
+#include <cstdio>
+
+#include <systemc>
+
+#include "Vccn_pkg_check_ccn_pkg.h"
+#include "core/hw_consts.hpp"
+
+using Pkg = Vccn_pkg_check_ccn_pkg;
+
+#define CCN_CHECK_CONSTANT(name, value, doc)                                       \
+  static_assert(Pkg::name == ccnet::hw::k##name, "ccn_pkg::" #name " differs from hw_consts.hpp");
+CCN_HW_CONSTANTS(CCN_CHECK_CONSTANT)
+#undef CCN_CHECK_CONSTANT
+
+#define CCN_CHECK_KIND(name, code)                                                          \
+  static_assert(Pkg::PktKind##name##Code == static_cast<unsigned>(ccnet::hw::PacketKindCode::name), \
+                "ccn_pkg::PktKind" #name " differs from hw_consts.hpp");
+CCN_HW_PACKET_KINDS(CCN_CHECK_KIND)
+#undef CCN_CHECK_KIND
+static_assert(Pkg::NumPacketKinds == static_cast<unsigned>(ccnet::hw::kNumPacketKindCodes),
+              "ccn_pkg::NumPacketKinds differs from hw_consts.hpp");
+
+// libsystemc.so owns main(): the entry point is sc_main.
+int sc_main(int, char*[]) {
+  int n = 0;
+#define CCN_PRINT_CONSTANT(name, value, doc)                                                                    \
+  std::printf("ccn_pkg::%-30s = %u (C++ %u)\n", #name, static_cast<unsigned>(Pkg::name), ccnet::hw::k##name); \
+  ++n;
+  CCN_HW_CONSTANTS(CCN_PRINT_CONSTANT)
+#define CCN_PRINT_KIND(name, code)                                                                      \
+  std::printf("ccn_pkg::PktKind%-23s = %u (C++ %u)\n", #name, static_cast<unsigned>(Pkg::PktKind##name##Code), \
+              static_cast<unsigned>(ccnet::hw::PacketKindCode::name));
+  CCN_HW_PACKET_KINDS(CCN_PRINT_KIND)
+  std::printf("all %d constants and %d packet-kind codes agree\n", n, ccnet::hw::kNumPacketKindCodes);
+  return 0;
+}
