@@ -11,7 +11,6 @@ OutputArbiter::OutputArbiter(const OutputArbiterParams& p, const std::vector<std
     : p_(p), arb_(RrArbiterParams{p.num_vc, p.num_prio, false}) {
   if (depth.size() != p.num_vc) throw std::invalid_argument("OutputArbiter: depth per VC");
   for (std::uint32_t d : depth) credits_.emplace_back(CreditCounterParams{d, p.max_give});
-  give_tmp_.assign(p.num_vc, 0);
 }
 
 void OutputArbiter::reset() {
@@ -39,29 +38,27 @@ int OutputArbiter::pick(const Request* reqs, std::size_t n, bool enable) const {
 bool OutputArbiter::commit(int granted, std::uint32_t granted_prio, const std::uint16_t* give_vc,
                            std::uint32_t give_count) {
   bool ok = true;
+  bool granted_done = granted < 0;
+  // Each counter commits once with all its credits and its take of this cycle. Lanes are few
+  // (<= kMaxCreditLanes), so a VC's other lanes are found by looking back and ahead.
   for (std::uint32_t k = 0; k < give_count; ++k) {
-    if (give_vc[k] >= p_.num_vc) {
+    const std::uint16_t v = give_vc[k];
+    if (v >= p_.num_vc) {
       ok = false;
       lane_error_ = true;
       continue;
     }
-    ++give_tmp_[give_vc[k]];
-  }
-  // Only counters that change are touched: the common case is one or two VCs per cycle.
-  for (std::uint32_t k = 0; k < give_count; ++k) {
-    const std::uint16_t v = give_vc[k];
-    if (v >= p_.num_vc || give_tmp_[v] == 0) continue;
+    bool seen = false;
+    for (std::uint32_t j = 0; j < k; ++j) seen = seen || give_vc[j] == v;
+    if (seen) continue;
+    std::uint32_t give = 1;
+    for (std::uint32_t j = k + 1; j < give_count; ++j) give += give_vc[j] == v ? 1u : 0u;
     const bool take = granted >= 0 && static_cast<std::uint32_t>(granted) == v;
-    ok = credits_[v].commit(give_tmp_[v], take) && ok;
-    give_tmp_[v] = 0;
+    granted_done = granted_done || take;
+    ok = credits_[v].commit(give, take) && ok;
   }
-  if (granted >= 0) {
-    const auto g = static_cast<std::uint32_t>(granted);
-    bool taken_above = false;
-    for (std::uint32_t k = 0; k < give_count; ++k) taken_above = taken_above || give_vc[k] == g;
-    if (!taken_above) ok = credits_[g].commit(0, true) && ok;
-    arb_.commit(granted, p_.num_prio > 1 ? granted_prio : 0u, true);
-  }
+  if (!granted_done) ok = credits_[static_cast<std::uint32_t>(granted)].commit(0, true) && ok;
+  if (granted >= 0) arb_.commit(granted, p_.num_prio > 1 ? granted_prio : 0u, true);
   return ok;
 }
 

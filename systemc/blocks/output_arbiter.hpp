@@ -70,7 +70,6 @@ class OutputArbiter {
   OutputArbiterParams p_;
   RrArbiter arb_;
   std::vector<CreditCounter> credits_;
-  std::vector<std::uint32_t> give_tmp_;
   bool lane_error_ = false;  // a credit lane named a VC >= num_vc (sticky, like the counters')
 };
 

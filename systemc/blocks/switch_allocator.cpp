@@ -85,6 +85,31 @@ void SwitchAllocator::allocate(const Request* reqs, std::size_t n, std::vector<G
     const std::uint32_t b = i == 0 ? 0 : in_count_[i - 1], e = in_count_[i];
     if (b == e) continue;
     const std::size_t m = e - b;
+    if (p_.speedup_in <= 2) {
+      // One scan gives both passes: the best request, and the best one whose output differs
+      // from the best's (the second pass's choice). Same result as pick_pass twice.
+      const RrArbiter& arb = in_arb_[i];
+      std::uint32_t best = static_cast<std::uint32_t>(m), second = static_cast<std::uint32_t>(m);
+      std::uint64_t best_key = 0, second_key = 0;
+      for (std::uint32_t k = 0; k < m; ++k) {
+        const Request& r = sorted_[b + k];
+        const std::uint64_t key = arb.order_key(r.req, r.prio);
+        if (key > best_key) {
+          if (best < m && sorted_[b + best].output != r.output) {
+            second = best;
+            second_key = best_key;
+          }
+          best = k;
+          best_key = key;
+        } else if (sorted_[b + best].output != r.output && key > second_key) {
+          second = k;
+          second_key = key;
+        }
+      }
+      proposals_.push_back(Proposal{sorted_[b + best], 0});
+      if (p_.speedup_in == 2 && second < m) proposals_.push_back(Proposal{sorted_[b + second], 1});
+      continue;
+    }
     std::fill(taken_.begin(), taken_.begin() + static_cast<std::ptrdiff_t>((m + 63) / 64), 0ull);
     std::size_t npicked = 0;
     for (unsigned lane = 0; lane < p_.speedup_in && lane < 8; ++lane) {
@@ -107,6 +132,31 @@ void SwitchAllocator::allocate(const Request* reqs, std::size_t n, std::vector<G
     const std::uint32_t b = o == 0 ? 0 : out_count_[o - 1], e = out_count_[o];
     if (b == e) continue;
     const std::size_t m = e - b;
+    if (p_.speedup_out <= 2) {
+      // Proposals to one output come from distinct inputs: the passes are the top two keys.
+      const RrArbiter& arb = out_arb_[o];
+      std::uint32_t best = static_cast<std::uint32_t>(m), second = static_cast<std::uint32_t>(m);
+      std::uint64_t best_key = 0, second_key = 0;
+      for (std::uint32_t k = 0; k < m; ++k) {
+        const Request& r = by_out_[b + k].req;
+        const std::uint64_t key = arb.order_key(r.input, r.prio);
+        if (key > best_key) {
+          second = best;
+          second_key = best_key;
+          best = k;
+          best_key = key;
+        } else if (key > second_key) {
+          second = k;
+          second_key = key;
+        }
+      }
+      const unsigned lanes = p_.speedup_out == 2 && second < m ? 2u : 1u;
+      for (unsigned lane = 0; lane < lanes; ++lane) {
+        const Proposal& pr = by_out_[b + (lane == 0 ? best : second)];
+        grants.push_back(Grant{pr.req.input, pr.req.req, pr.req.output, p_.num_prio > 1 ? pr.req.prio : 0u, pr.in_rank, lane});
+      }
+      continue;
+    }
     for (std::size_t k = 0; k < m; ++k) sorted_[k] = by_out_[b + k].req;
     std::fill(taken_.begin(), taken_.begin() + static_cast<std::ptrdiff_t>((m + 63) / 64), 0ull);
     for (unsigned lane = 0; lane < p_.speedup_out; ++lane) {

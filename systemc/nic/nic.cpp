@@ -62,8 +62,20 @@ void Nic::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
+bool Nic::idle() const {
+  if (!posted_.empty() || queued_messages_ || data_stream_.busy() || control_queued_ || !in_link_.empty() ||
+      !credit_link_.empty() || !credit_return_.empty() || !gives_.empty() || !becn_.empty() ||
+      last_written_.valid() || !last_credit_written_.empty() || engine_.params().timer_period != 0)
+    return false;
+  for (const auto& s : control_streams_)
+    if (s.busy()) return false;
+  return true;
+}
+
 void Nic::tick() {
   now_ = sc_core::sc_time_stamp().value() / period_ps_;
+  // Idle fast path: nothing queued or in flight and both input channels idle: no state changes.
+  if (idle() && !flit_in_if_->read().valid() && credit_in_if_->read().empty() && !hooks_) return;
   ingest_posted();
   receive();
   start_streams();

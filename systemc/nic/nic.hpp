@@ -128,6 +128,7 @@ class Nic : public sc_core::sc_module, public NicApi {
   void end_of_elaboration() override;
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void tick();
+  bool idle() const;
   void ingest_posted();
   void receive();
   void eject(const Packet& p);

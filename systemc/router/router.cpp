@@ -385,7 +385,8 @@ void Router::commit_and_write() {
   const auto nports = num_ports();
   for (PortId o = 0; o < nports; ++o) {
     OutputPort& out = ports_[o];
-    if (!out.spec.connected()) continue;
+    // Nothing to send, no credit back, link already idle: nothing changes on this port.
+    if (!out.send.valid() && out.gives.empty() && !out.last_written.valid() && out.take.empty()) continue;
     const Flit f = out.send;
     if (f.valid() && f.head && hooks_) {
       const std::uint32_t occ = cioq_ ? static_cast<std::uint32_t>(out.vcs[f.vc].queue.size())
@@ -431,7 +432,7 @@ void Router::commit_and_write() {
   }
   for (PortId p = 0; p < nports; ++p) {
     InputPort& in = inputs_[p];
-    if (!in.spec.connected()) continue;
+    if (in.credit_return.empty() && in.last_credit_written.empty()) continue;
     CreditLanes lanes;
     while (!in.credit_return.empty() && in.credit_return.front().first <= now_ && lanes.count < kMaxCreditLanes) {
       lanes.push(in.credit_return.front().second);

@@ -91,15 +91,15 @@ Network::Network(sc_core::sc_module_name name, const Config& cfg)
   // Links: per router output port, one flit signal (written by that port) and one credit
   // signal (written by that port's input side, read by the peer's output side).
   auto flit_sig = [&](const std::string& nm) {
-    flit_signals_.push_back(std::make_unique<sc_core::sc_signal<Flit>>(nm.c_str()));
+    flit_signals_.push_back(std::make_unique<Wire<Flit>>(nm.c_str()));
     return flit_signals_.back().get();
   };
   auto credit_sig = [&](const std::string& nm) {
-    credit_signals_.push_back(std::make_unique<sc_core::sc_signal<CreditLanes>>(nm.c_str()));
+    credit_signals_.push_back(std::make_unique<Wire<CreditLanes>>(nm.c_str()));
     return credit_signals_.back().get();
   };
-  std::vector<std::vector<sc_core::sc_signal<Flit>*>> out_flit(topo.num_routers());
-  std::vector<std::vector<sc_core::sc_signal<CreditLanes>*>> out_credit(topo.num_routers());
+  std::vector<std::vector<Wire<Flit>*>> out_flit(topo.num_routers());
+  std::vector<std::vector<Wire<CreditLanes>*>> out_credit(topo.num_routers());
   for (RouterId r = 0; r < topo.num_routers(); ++r) {
     Router& R = *routers_[r];
     for (PortId p = 0; p < topo.num_ports(r); ++p) {

@@ -57,8 +57,13 @@ class Network : public sc_core::sc_module {
   std::vector<std::unique_ptr<Router>> routers_;
   std::vector<std::unique_ptr<Nic>> nics_;
   std::unique_ptr<TrafficGenerator> generator_;
-  std::vector<std::unique_ptr<sc_core::sc_signal<Flit>>> flit_signals_;
-  std::vector<std::unique_ptr<sc_core::sc_signal<CreditLanes>>> credit_signals_;
+  // Every channel has exactly one writer by construction (one output port bound per signal),
+  // so the kernel's per-write writer check is skipped: it costs a process-handle comparison
+  // on every write of every link, every cycle.
+  template <class T>
+  using Wire = sc_core::sc_signal<T, sc_core::SC_UNCHECKED_WRITERS>;
+  std::vector<std::unique_ptr<Wire<Flit>>> flit_signals_;
+  std::vector<std::unique_ptr<Wire<CreditLanes>>> credit_signals_;
 };
 
 struct RunOptions {
