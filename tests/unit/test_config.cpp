@@ -88,7 +88,7 @@ TEST_CASE("node groups: bad references and impossible sizes", "[config]") {
         "F:3: traffic.classes[0].destinations: a hotspot class needs a group of hot destinations");
 }
 
-TEST_CASE("--set overrides apply and their errors name the override", "[config]") {
+TEST_CASE("command-line overrides apply and their errors name the override", "[config]") {
   TempConfig f(kMinimal);
   const auto c = ccnet::load_config(f.path(), {"router.speedup=2", "router.output_buffer=32", "traffic.classes[0].rate=0.3"});
   CHECK(c.router.speedup == 2);
