@@ -268,7 +268,7 @@ module ccn_rr_arbiter #(
         GrantRequested_A: assert ((gnt[k*NumReq +: NumReq] & ~req_i) == '0)
           else $error("pass %0d: grant without request", k);
       end
-      LockedOwnerOnly_A: assert (!locked_q || (gnt & ~(NumPass*NumReq)'(1) << owner_q) == '0)
+      LockedOwnerOnly_A: assert (!locked_q || (gnt & ~((NumPass*NumReq)'(1) << owner_q)) == '0)
         else $error("locked: grant to a non-owner");
     end
   end
