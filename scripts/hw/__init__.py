@@ -1,0 +1,1 @@
+"""Hardware cost report of the RTL blocks (scripts/hw_report)."""
