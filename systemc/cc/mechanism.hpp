@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "blocks/injection_engine.hpp"
 #include "core/config.hpp"
 #include "core/packet.hpp"
 #include "core/types.hpp"
@@ -18,6 +19,7 @@ namespace ccnet {
 
 class Topology;
 struct RouterConfig;
+struct NicConfig;
 
 // A virtual network: the papers' "traffic class" (data, ack, speculative, reservation, ...).
 // Each vnet has its own VCs and credits, so a lossless vnet never waits behind a lossy one.
@@ -30,6 +32,8 @@ struct MechanismContext {
   const Topology& topology;
   const RouterConfig& router;
   std::uint64_t seed;
+  bool acks;           // nic.acks: destinations acknowledge every data packet
+  PortId max_ports;    // largest router radix
 };
 
 class Mechanism {
@@ -45,14 +49,17 @@ class Mechanism {
   virtual std::unique_ptr<NicHooks> nic_hooks(NodeId, const MechanismContext&) const { return nullptr; }
   // Whether destination NICs acknowledge every data packet (the mechanism may require it).
   virtual bool requires_acks() const { return false; }
+  // Rate-control parameters of every NIC's injection engine (default: rate control off).
+  virtual void configure_injection(blocks::InjectionEngineParams&) const {}
 };
 
 // `cc:` section parameters; each mechanism registers a params struct deriving from this.
 struct MechanismParams {
   virtual ~MechanismParams() = default;
   virtual std::unique_ptr<Mechanism> create(const MechanismContext& ctx) const = 0;
-  // Cross-field validation with access to the whole config (throws config::ConfigError).
-  virtual void validate(const config::BindContext&) const {}
+  // Cross-field validation against the router and NIC settings (throws config::ConfigError
+  // through ctx.fail, naming the key).
+  virtual void validate(const config::BindContext&, const RouterConfig&, const NicConfig&) const {}
 };
 
 }  // namespace ccnet

@@ -494,10 +494,12 @@ class Declare {
     s_.add(std::make_unique<StringField<T>>(key, m, std::move(def), doc));
     return *this;
   }
-  template <class E>
-  Declare& choice(const char* key, E T::*m, E def, std::vector<std::pair<std::string, E>> choices,
+  template <class E, class C>
+  Declare& choice(const char* key, E C::*m, E def, std::vector<std::pair<std::string, E>> choices,
                   const char* doc) {
-    s_.add(std::make_unique<ChoiceField<T, E>>(key, m, def, std::move(choices), doc));
+    static_assert(std::is_base_of_v<C, T>, "member of an unrelated class");
+    E T::*mt = m;
+    s_.add(std::make_unique<ChoiceField<T, E>>(key, mt, def, std::move(choices), doc));
     return *this;
   }
   template <class V>

@@ -14,7 +14,10 @@ Nic::Nic(sc_core::sc_module_name name, NodeId id, NicEnv env, std::unique_ptr<Ni
     : sc_core::sc_module(name), id_(id), env_(std::move(env)), hooks_(std::move(hooks)) {
   std::uint8_t max_prio = 0;
   for (auto p : env_.vnet_priority) max_prio = std::max(max_prio, p);
-  engine_ = blocks::InjectionEngine(blocks::InjectionEngineParams{env_.num_nodes, 0, 1, 0, 0});
+  blocks::InjectionEngineParams ep{env_.num_nodes, 0, 1, 0, 0};
+  env_.mechanism.configure_injection(ep);
+  ep.num_queues = env_.num_nodes;
+  engine_ = blocks::InjectionEngine(ep);
   arbiter_ = blocks::OutputArbiter(blocks::OutputArbiterParams{env_.num_vcs, max_prio + 1u, env_.inject_depth,
                                                                 kMaxCreditLanes, env_.vct});
   send_queues_.resize(env_.num_nodes);

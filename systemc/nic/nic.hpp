@@ -68,6 +68,7 @@ struct NicCounters {
   std::uint64_t data_packets_received = 0;
   std::uint64_t acks_received = 0;
   std::uint64_t unacked = 0;  // data packets sent and not yet acknowledged
+  std::uint64_t becns = 0;    // congestion notifications acted on (ECN)
 };
 
 class Nic : public sc_core::sc_module, public NicApi {
@@ -89,7 +90,10 @@ class Nic : public sc_core::sc_module, public NicApi {
   PacketPool& packets() override { return env_.packets; }
   void send_control(Packet& p) override;
   blocks::InjectionEngine& engine() override { return engine_; }
-  void becn(NodeId dst) override { becn_.push_back(dst); }
+  void becn(NodeId dst) override {
+    becn_.push_back(dst);
+    ++counters_.becns;
+  }
 
   const NicCounters& counters() const { return counters_; }
   // Messages queued at the source and not yet fully injected.

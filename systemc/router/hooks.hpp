@@ -28,13 +28,15 @@ class RouterApi {
   virtual PortId terminal_port_of(NodeId n) const = 0;
 };
 
+// The buffer a hook looks at. Occupancy always counts the packet's head flit as in the
+// buffer: at arrival and output enqueue just after it entered, at dequeue just before it left.
 struct BufferState {
-  PortId port;            // input port (arrival/dequeue) or output port (output queue hooks)
+  PortId port;              // input port (arrival/dequeue) or output port (output queue hooks)
   VcId vc;
-  std::uint32_t occupancy;  // flits in the measured buffer (after the enqueue / before the dequeue)
+  std::uint32_t occupancy;  // flits in the measured buffer (the input VC, or the output queue VC)
   std::uint32_t capacity;
   std::uint32_t voq_occupancy;  // flits in this packet's VOQ (== occupancy without VOQs)
-  PortId out_port;        // routed output
+  PortId out_port;          // routed output
 };
 
 class RouterHooks {

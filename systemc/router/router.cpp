@@ -143,9 +143,9 @@ void Router::receive() {
   }
 }
 
-BufferState Router::input_state(PortId port, VcId vc, const Queue& q, PortId out) const {
+BufferState Router::input_state(PortId port, VcId vc, const Queue& q, PortId out, std::uint32_t head_outside) const {
   const InputVc& ivc = inputs_[port].vcs[vc];
-  return BufferState{port, vc, ivc.used, ivc.capacity, q.flits, out};
+  return BufferState{port, vc, ivc.used + head_outside, ivc.capacity, q.flits + head_outside, out};
 }
 
 void Router::accept_flit(PortId port, const Flit& f) {
@@ -170,7 +170,7 @@ void Router::accept_flit(PortId port, const Flit& f) {
     if (!ports_[r.port].spec.terminal()) pkt.hops = static_cast<std::uint16_t>(pkt.hops + 1);
     const std::uint32_t qi = queue_index(f.vc, out_port);
     bool keep = true;
-    if (hooks_ && !in.internal) keep = hooks_->on_arrival(*this, pkt, input_state(port, f.vc, in.queues[qi], out_port));
+    if (hooks_ && !in.internal) keep = hooks_->on_arrival(*this, pkt, input_state(port, f.vc, in.queues[qi], out_port, 1));
     if (keep) {
       ivc.arriving_queue = static_cast<std::int32_t>(qi);
     } else {
@@ -316,7 +316,7 @@ void Router::allocate_switch() {
     out.traversal.push_back({due, f});
     ++in_traversal_;
     if (f.head && hooks_)
-      hooks_->on_input_dequeue(*this, env_.packets[f.packet], input_state(in_port, in_vc, q, q.out_port));
+      hooks_->on_input_dequeue(*this, env_.packets[f.packet], input_state(in_port, in_vc, q, q.out_port, 1));
     if (f.tail) {
       out.vcs[q.out_vc].owned = false;
       list_remove(sa_list_, q);
@@ -389,7 +389,9 @@ void Router::commit_and_write() {
     if (!out.send.valid() && out.gives.empty() && !out.last_written.valid() && out.take.empty()) continue;
     const Flit f = out.send;
     if (f.valid() && f.head && hooks_) {
-      const std::uint32_t occ = cioq_ ? static_cast<std::uint32_t>(out.vcs[f.vc].queue.size())
+      // CIOQ: the output queue with the departing head flit still counted; otherwise the
+      // downstream buffer as the credits see it.
+      const std::uint32_t occ = cioq_ ? static_cast<std::uint32_t>(out.vcs[f.vc].queue.size()) + 1
                                       : out.spec.out_depth - out.credits[f.vc].count();
       hooks_->on_output_dequeue(*this, env_.packets[f.packet],
                                 BufferState{o, f.vc, occ, cioq_ ? env_.config.output_buffer : out.spec.out_depth, occ, o});

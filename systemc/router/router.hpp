@@ -191,7 +191,7 @@ class Router : public sc_core::sc_module, public RouterApi, public CongestionVie
   void drop_head_packet(PortId port, std::uint32_t qi, Queue& q);
   void return_credit(PortId port, VcId vc);
   [[noreturn]] void fail(const std::string& what) const;
-  BufferState input_state(PortId port, VcId vc, const Queue& q, PortId out) const;
+  BufferState input_state(PortId port, VcId vc, const Queue& q, PortId out, std::uint32_t head_outside) const;
 
   RouterId id_;
   RouterEnv env_;

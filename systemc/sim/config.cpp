@@ -90,7 +90,7 @@ void validate(const Config& c, const config::BindContext& ctx) {
       ctx.fail(path + ".destinations", "a hotspot class needs a group of hot destinations");
   }
   if (c.traffic.classes.size() > 255) ctx.fail("traffic.classes", "at most 255 classes");
-  c.cc.params->validate(ctx);
+  c.cc.params->validate(ctx, c.router, c.nic);
 }
 
 }  // namespace

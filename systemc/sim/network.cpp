@@ -17,7 +17,9 @@ Network::Network(sc_core::sc_module_name name, const Config& cfg)
   topology_ = cfg_.topology.params->create();
   routing_ = make_routing(cfg_.routing, *topology_);
   vc_levels_ = routing_->vc_levels();
-  MechanismContext mctx{*topology_, cfg_.router, cfg_.seed};
+  PortId max_ports = 0;
+  for (RouterId r = 0; r < topology_->num_routers(); ++r) max_ports = std::max(max_ports, topology_->num_ports(r));
+  MechanismContext mctx{*topology_, cfg_.router, cfg_.seed, cfg_.nic.acks, max_ports};
   mechanism_ = cfg_.cc.params->create(mctx);
   const auto vnets = mechanism_->vnets();
   std::vector<std::uint8_t> prio;

@@ -138,6 +138,9 @@ RunResult run_network(Network& net, const RunOptions& opt) {
     drops += r->counters().packets_dropped;
     emitted += r->counters().control_emitted;
   }
+  std::uint64_t becns = 0;
+  for (const auto& n : net.nics()) becns += n->counters().becns;
+  proto["becn_notifications"] = becns;
   proto["switch_dropped_packets"] = drops;
   proto["switch_emitted_control_packets"] = emitted;
   j["protocol"] = proto;

@@ -1,0 +1,213 @@
+// ECN: InfiniBand-style congestion control (FECN mark at switches, BECN back to the source,
+// CCTI/IPD injection-rate control per flow at the source NIC).
+//
+// Paper sources: paper 003 (Jiang et al., SC'15) section 4 and Table 1 (IPD +24 cycles per
+// notification, -24 cycles every 96 cycles, threshold 50% of the buffer); paper 000
+// (Michelogiannakis et al., SC'13) section 2 (IPD +9600 ns per notification, -100 ns every
+// 4 us, threshold 95% of the input buffer, notifications in CN packets); IBA annex A10 for the
+// CCTI/CCT/Marking_Rate structure. docs/mechanisms/ecn.md lists every choice the papers leave
+// open and the config key that holds it.
+#include <memory>
+
+#include "blocks/ecn_marker.hpp"
+#include "cc/mechanism.hpp"
+#include "nic/nic_config.hpp"
+#include "router/router_config.hpp"
+
+namespace ccnet {
+namespace {
+
+enum class MeasuredBuffer : std::uint8_t { InputVc, Voq, OutputQueue };
+enum class MarkPoint : std::uint8_t { Enqueue, Dequeue };
+enum class NotifyBy : std::uint8_t { Auto, Ack, Cnp };
+
+struct EcnParams : MechanismParams {
+  std::string preset;  // registered name (ecn, ecn_paper003, ecn_paper000)
+  MeasuredBuffer measure = MeasuredBuffer::InputVc;
+  MarkPoint mark_on = MarkPoint::Enqueue;
+  double threshold = 0.5;
+  std::uint32_t marking_rate = 0;
+  NotifyBy notify = NotifyBy::Auto;
+  std::uint32_t ipd_unit = 24;
+  std::uint32_t ccti_increase = 1;
+  std::uint32_t ccti_limit = 127;
+  std::uint32_t timer = 96;
+
+  std::unique_ptr<Mechanism> create(const MechanismContext& ctx) const override;
+  void validate(const config::BindContext& ctx, const RouterConfig& r, const NicConfig&) const override {
+    if (measure == MeasuredBuffer::Voq && !r.voq) ctx.fail("cc.measure", "'voq' needs router.voq: true");
+    if (measure == MeasuredBuffer::OutputQueue && r.output_buffer == 0)
+      ctx.fail("cc.measure", "'output_queue' needs output queues (router.output_buffer > 0)");
+  }
+};
+
+// Declares the ECN schema with a preset's defaults (paper 003 or paper 000).
+struct Preset {
+  const char* name;
+  const char* doc;
+  double threshold;
+  std::uint32_t ipd_unit, ccti_increase, ccti_limit, timer;
+  NotifyBy notify;
+};
+
+template <const Preset& P>
+struct EcnPresetParams : EcnParams {
+  EcnPresetParams() { preset = P.name; }
+  static const config::Schema& schema() {
+    static config::Schema s(P.doc);
+    static bool init = [] {
+      config::Declare<EcnPresetParams>(s)
+          .choice("measure", &EcnParams::measure, MeasuredBuffer::InputVc,
+                  {{"input_vc", MeasuredBuffer::InputVc}, {"voq", MeasuredBuffer::Voq}, {"output_queue", MeasuredBuffer::OutputQueue}},
+                  "buffer whose occupancy decides the mark: the packet's input VC buffer, its VOQ, or its output queue")
+          .choice("mark_on", &EcnParams::mark_on, MarkPoint::Enqueue,
+                  {{"enqueue", MarkPoint::Enqueue}, {"dequeue", MarkPoint::Dequeue}},
+                  "decide when the head flit enters the buffer or when it leaves it")
+          .field("threshold", &EcnParams::threshold, P.threshold,
+                 "mark when the buffer holds more than this fraction of its capacity (1 = never)", {0.0, 1.0})
+          .field("marking_rate", &EcnParams::marking_rate, 0u,
+                 "eligible packets left unmarked after each mark (IBA Marking_Rate; 0 = mark all)", {0, 65535})
+          .choice("notify", &EcnParams::notify, P.notify,
+                  {{"auto", NotifyBy::Auto}, {"ack", NotifyBy::Ack}, {"cnp", NotifyBy::Cnp}},
+                  "how the destination returns BECN: in the ACK, in a congestion-notification packet, or auto "
+                  "(ACK when ACKs are on, else CNP)")
+          .field("ipd_unit", &EcnParams::ipd_unit, P.ipd_unit, "cycles of inter-packet delay per CCT index step", {0, 1u << 20})
+          .field("ccti_increase", &EcnParams::ccti_increase, P.ccti_increase, "CCT index steps added per BECN", {1, 1u << 16})
+          .field("ccti_limit", &EcnParams::ccti_limit, P.ccti_limit, "largest CCT index", {1, 1u << 20})
+          .field("timer", &EcnParams::timer, P.timer, "cycles between CCT index decrements (free-running timer)", {1, 1u << 30});
+      return true;
+    }();
+    (void)init;
+    return s;
+  }
+};
+
+constexpr Preset kEcn{
+    "ecn",
+    "ECN with the parameters of paper 003 (Table 1): mark above 50% of the input VC buffer; each BECN adds "
+    "24 cycles of inter-packet delay to the flow, and 24 cycles are removed every 96 cycles.",
+    0.5, 24, 1, 127, 96, NotifyBy::Auto};
+constexpr Preset kPaper003{
+    "ecn_paper003",
+    "ECN as in paper 003 (Table 1): mark above 50% of the input VC buffer; each BECN adds 24 cycles of "
+    "inter-packet delay to the flow, and 24 cycles are removed every 96 cycles.",
+    0.5, 24, 1, 127, 96, NotifyBy::Auto};
+constexpr Preset kPaper000{
+    "ecn_paper000",
+    "ECN as in paper 000 (section 2): mark above 95% of the input VC buffer; each notification adds "
+    "9600 ns of inter-packet delay to the flow, 100 ns are removed every 4 us; notifications travel in "
+    "congestion-notification packets (the paper's ECN has no ACKs).",
+    0.95, 100, 96, 1920, 4000, NotifyBy::Cnp};
+
+// ---- switch side ---------------------------------------------------------------------------------
+
+class EcnRouterHooks : public RouterHooks {
+ public:
+  EcnRouterHooks(const EcnParams& p, PortId ports) : p_(p) {
+    markers_.resize(ports);
+  }
+  bool on_arrival(RouterApi&, Packet& pkt, const BufferState& b) override {
+    if (p_.mark_on == MarkPoint::Enqueue && p_.measure != MeasuredBuffer::OutputQueue) decide(pkt, b);
+    return true;
+  }
+  void on_input_dequeue(RouterApi&, Packet& pkt, const BufferState& b) override {
+    if (p_.mark_on == MarkPoint::Dequeue && p_.measure != MeasuredBuffer::OutputQueue) decide(pkt, b);
+  }
+  void on_output_enqueue(RouterApi&, Packet& pkt, const BufferState& b) override {
+    if (p_.mark_on == MarkPoint::Enqueue && p_.measure == MeasuredBuffer::OutputQueue) decide(pkt, b);
+  }
+  void on_output_dequeue(RouterApi&, Packet& pkt, const BufferState& b) override {
+    if (p_.mark_on == MarkPoint::Dequeue && p_.measure == MeasuredBuffer::OutputQueue) decide(pkt, b);
+  }
+  std::uint64_t marks() const { return marks_; }
+
+ private:
+  // One marker per port (the measured buffers of a port share its marking-rate counter).
+  void decide(Packet& pkt, const BufferState& b) {
+    auto& m = markers_[b.port];
+    if (!m) {
+      // Threshold in flits from the buffer's capacity, known at the first packet.
+      const auto t = static_cast<std::uint32_t>(p_.threshold * static_cast<double>(b.capacity));
+      m = std::make_unique<blocks::EcnMarker>(blocks::EcnMarkerParams{t, p_.marking_rate});
+    }
+    const std::uint32_t occ = p_.measure == MeasuredBuffer::Voq ? b.voq_occupancy : b.occupancy;
+    const bool data = pkt.kind == PacketKind::Data;
+    if (m->mark(true, data, occ)) {
+      pkt.set(kFlagFecn);
+      ++marks_;
+    }
+    m->commit(true, data, occ);
+  }
+  const EcnParams& p_;
+  std::vector<std::unique_ptr<blocks::EcnMarker>> markers_;
+  std::uint64_t marks_ = 0;
+};
+
+// ---- NIC side ----------------------------------------------------------------------------------
+
+class EcnNicHooks : public NicHooks {
+ public:
+  EcnNicHooks(const EcnParams& p, bool acks) : p_(p), use_ack_(p.notify == NotifyBy::Ack || (p.notify == NotifyBy::Auto && acks)) {}
+  // Destination: one notification per marked packet.
+  void on_data(NicApi& api, const Packet& data, Packet* ack) override {
+    if (!data.has(kFlagFecn)) return;
+    if (use_ack_ && ack) {
+      ack->set(kFlagBecn);
+      return;
+    }
+    Packet& cnp = api.packets().allocate();
+    cnp.kind = PacketKind::CongestionNotification;
+    cnp.dst = data.src;
+    cnp.size = 1;
+    cnp.message = data.message;
+    cnp.seq = data.seq;
+    cnp.traffic_class = data.traffic_class;
+    cnp.set(kFlagBecn);
+    api.send_control(cnp);
+  }
+  // Source: a BECN raises the CCT index of the flow to the notifying destination.
+  void on_control(NicApi& api, const Packet& ctl) override {
+    if (ctl.has(kFlagBecn)) api.becn(ctl.src);
+  }
+
+ private:
+  const EcnParams& p_;
+  bool use_ack_;
+};
+
+class Ecn : public Mechanism {
+ public:
+  Ecn(const EcnParams& p, std::string name) : p_(p), name_(std::move(name)) {}
+  std::string name() const override { return name_; }
+  std::vector<VnetSpec> vnets() const override { return {{"data", 0}, {"control", 1}}; }
+  std::uint8_t vnet_of(const Packet& p) const override { return p.kind == PacketKind::Data ? 0 : 1; }
+  std::unique_ptr<RouterHooks> router_hooks(RouterId, const MechanismContext& ctx) const override {
+    return std::make_unique<EcnRouterHooks>(p_, ctx.max_ports);
+  }
+  std::unique_ptr<NicHooks> nic_hooks(NodeId, const MechanismContext& ctx) const override {
+    return std::make_unique<EcnNicHooks>(p_, ctx.acks);
+  }
+  void configure_injection(blocks::InjectionEngineParams& e) const override {
+    e.ipd_unit = p_.ipd_unit;
+    e.ccti_increase = p_.ccti_increase;
+    e.ccti_limit = p_.ccti_limit;
+    e.timer_period = p_.timer;
+  }
+
+ private:
+  EcnParams p_;
+  std::string name_;
+};
+
+std::unique_ptr<Mechanism> EcnParams::create(const MechanismContext&) const {
+  return std::make_unique<Ecn>(*this, preset);
+}
+
+config::PolyRegistrar<MechanismParams, EcnPresetParams<kEcn>> reg_ecn("ecn", "InfiniBand-style ECN");
+config::PolyRegistrar<MechanismParams, EcnPresetParams<kPaper003>> reg_ecn003(
+    "ecn_paper003", "InfiniBand-style ECN, paper 003 parameters");
+config::PolyRegistrar<MechanismParams, EcnPresetParams<kPaper000>> reg_ecn000(
+    "ecn_paper000", "InfiniBand-style ECN, paper 000 parameters");
+
+}  // namespace
+}  // namespace ccnet
