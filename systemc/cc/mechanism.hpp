@@ -51,6 +51,9 @@ class Mechanism {
   virtual bool requires_acks() const { return false; }
   // Rate-control parameters of every NIC's injection engine (default: rate control off).
   virtual void configure_injection(blocks::InjectionEngineParams&) const {}
+  // Whether source NICs keep every unacknowledged data packet for retransmission (lossy
+  // mechanisms). Requires ACKs.
+  virtual bool keeps_retransmit_buffer() const { return false; }
 };
 
 // `cc:` section parameters; each mechanism registers a params struct deriving from this.

@@ -12,4 +12,11 @@ class ModelError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A command-line option that is malformed or names something the network does not have (a
+// trace scope matching no component, a watched packet that was never created).
+class OptionError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 }  // namespace ccnet

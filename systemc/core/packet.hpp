@@ -11,6 +11,8 @@
 
 namespace ccnet {
 
+class PacketWatch;
+
 struct Packet {
   PacketId id = kNoPacket;
   NodeId src = 0;
@@ -63,11 +65,18 @@ class PacketPool {
   std::size_t capacity() const { return size_; }
   std::uint64_t allocated_total() const { return allocated_total_; }
 
+  // The packet watcher of this network (core/watch.hpp), or nullptr when no packet is watched.
+  // Every component reaches the pool, so this is where routers, NICs and mechanism hooks find
+  // it; they test it (and the packet's kFlagWatched) before reporting an event.
+  PacketWatch* watch() const { return watch_; }
+  void set_watch(PacketWatch* w) { watch_ = w; }
+
  private:
   std::vector<std::unique_ptr<Packet[]>> chunks_;
   std::size_t size_ = 0;
   std::vector<PacketId> free_;
   std::uint64_t allocated_total_ = 0;
+  PacketWatch* watch_ = nullptr;
 };
 
 }  // namespace ccnet

@@ -42,6 +42,7 @@ enum PacketFlag : std::uint16_t {
   kFlagHasTime = 1u << 3,      // control packet carries a time (grant, LHRP NACK)
   kFlagRetransmit = 1u << 4,   // retransmission of a dropped packet
   kFlagMeasured = 1u << 5,     // created inside the measurement window
+  kFlagWatched = 1u << 6,      // selected by --watch-packet/--watch-flow: report its events (core/watch.hpp)
 };
 
 }  // namespace ccnet

@@ -25,6 +25,17 @@ class NicApi {
   virtual blocks::InjectionEngine& engine() = 0;
   // Note a BECN for the send queue to `dst` (applied at this cycle's engine commit).
   virtual void becn(NodeId dst) = 0;
+
+  // Source-side flow control for reservation protocols (SRP family, DESIGN.md section 5).
+  // New packets of the send queue to `dst` are not formed before `until` (kNever: until a
+  // later hold() with a finite time). hold(dst, now()) releases the queue.
+  virtual void hold(NodeId dst, Cycle until) = 0;
+  // The message at the head of the send queue to `dst` (still forming packets), if any.
+  virtual bool head_message(NodeId dst, MessageId& id) const = 0;
+  // Resend the data packet (message, seq) from the retransmit buffer, not before `at`, as a
+  // speculative or non-speculative packet. Returns false if it is not in the buffer (already
+  // acknowledged, or the mechanism keeps no buffer).
+  virtual bool retransmit(MessageId message, std::uint32_t seq, Cycle at, bool speculative) = 0;
 };
 
 class NicHooks {

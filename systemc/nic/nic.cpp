@@ -21,6 +21,10 @@ Nic::Nic(sc_core::sc_module_name name, NodeId id, NicEnv env, std::unique_ptr<Ni
   arbiter_ = blocks::OutputArbiter(blocks::OutputArbiterParams{env_.num_vcs, max_prio + 1u, env_.inject_depth,
                                                                 kMaxCreditLanes, env_.vct});
   send_queues_.resize(env_.num_nodes);
+  hold_until_.assign(env_.num_nodes, 0);
+  acks_ = env_.config.acks || env_.mechanism.requires_acks();
+  keep_sent_ = env_.mechanism.keeps_retransmit_buffer();
+  if (keep_sent_ && !acks_) throw ModelError(std::string(this->name()) + ": a retransmit buffer needs ACKs");
   control_streams_.resize(env_.vnet_priority.size());
   control_queues_.resize(env_.vnet_priority.size());
   eject_occupancy_.assign(env_.num_vcs, 0);
@@ -68,7 +72,8 @@ void Nic::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
 bool Nic::idle() const {
   if (!posted_.empty() || queued_messages_ || data_stream_.busy() || control_queued_ || !in_link_.empty() ||
       !credit_link_.empty() || !credit_return_.empty() || !gives_.empty() || !becn_.empty() ||
-      last_written_.valid() || !last_credit_written_.empty() || engine_.params().timer_period != 0)
+      last_written_.valid() || !last_credit_written_.empty() || engine_.params().timer_period != 0 ||
+      retx_stream_.busy() || !scheduled_.empty() || !wakes_.empty())
     return false;
   for (const auto& s : control_streams_)
     if (s.busy()) return false;
@@ -79,6 +84,7 @@ void Nic::tick() {
   now_ = sc_core::sc_time_stamp().value() / period_ps_;
   // Idle fast path: nothing queued or in flight and both input channels idle: no state changes.
   if (idle() && !flit_in_if_->read().valid() && credit_in_if_->read().empty() && !hooks_) return;
+  wake_holds();
   ingest_posted();
   receive();
   start_streams();
@@ -118,7 +124,7 @@ void Nic::ingest_posted() {
     if (q.tail >= 0) messages_[q.tail].next = mi;
     else {
       q.head = mi;
-      engine_.set_nonempty(req.dst, true);
+      engine_.set_nonempty(req.dst, now_ >= hold_until_[req.dst]);
     }
     q.tail = mi;
     ++queued_messages_;
@@ -189,10 +195,20 @@ void Nic::eject(const Packet& cp) {
     if (hooks_) hooks_->on_data(*this, p, ack);
     if (ack) send_control(*ack);
   } else {
-    if (p.kind == PacketKind::Ack) {
-      ++counters_.acks_received;
-      if (counters_.unacked == 0) fail("ACK without an unacknowledged packet");
+    if (p.kind == PacketKind::Ack || p.kind == PacketKind::Nack) {
+      // Each injected data packet is answered once: ACK (delivered) or NACK (dropped).
+      if (counters_.unacked == 0)
+        fail(std::string(to_string(p.kind)) + " without an outstanding data packet (message " + std::to_string(p.message) +
+             " seq " + std::to_string(p.seq) + ")");
       --counters_.unacked;
+      if (p.kind == PacketKind::Ack) {
+        ++counters_.acks_received;
+        if (keep_sent_ && sent_.erase(SentKey{p.message, p.seq}) != 1)
+          fail("ACK for message " + std::to_string(p.message) + " seq " + std::to_string(p.seq) +
+               " that is not in the retransmit buffer (duplicate delivery?)");
+      } else {
+        ++counters_.nacks_received;
+      }
     }
     if (hooks_) hooks_->on_control(*this, p);
   }
@@ -207,15 +223,74 @@ void Nic::send_control(Packet& p) {
   ++control_queued_;
 }
 
-VcId Nic::choose_vc(std::uint8_t vnet) const {
+VcId Nic::choose_vc(std::uint8_t vnet, VcId exclude) const {
   // Level-0 VCs of the vnet at the router's injection port; the one with most credits.
   const VcId base = static_cast<VcId>(vnet * env_.vc_levels * env_.vcs_per_level);
-  VcId best = base;
-  for (std::uint32_t k = 1; k < env_.vcs_per_level; ++k) {
+  VcId best = kNoVc;
+  for (std::uint32_t k = 0; k < env_.vcs_per_level; ++k) {
     const auto v = static_cast<VcId>(base + k);
-    if (arbiter_.credits(v) > arbiter_.credits(best)) best = v;
+    if (v == exclude) continue;
+    if (best == kNoVc || arbiter_.credits(v) > arbiter_.credits(best)) best = v;
   }
   return best;
+}
+
+void Nic::update_ready(NodeId dst) { engine_.set_nonempty(dst, send_queues_[dst].head >= 0 && now_ >= hold_until_[dst]); }
+
+void Nic::hold(NodeId dst, Cycle until) {
+  hold_until_[dst] = until;
+  if (until > now_ && until != kNever) wakes_.push({until, dst});
+  update_ready(dst);
+}
+
+void Nic::wake_holds() {
+  while (!wakes_.empty() && wakes_.top().first <= now_) {
+    const NodeId dst = wakes_.top().second;
+    wakes_.pop();
+    update_ready(dst);  // a stale wake (the hold was changed since) just re-evaluates
+  }
+}
+
+bool Nic::head_message(NodeId dst, MessageId& id) const {
+  const SendQueue& q = send_queues_[dst];
+  if (q.head < 0) return false;
+  id = messages_[q.head].id;
+  return true;
+}
+
+bool Nic::retransmit(MessageId message, std::uint32_t seq, Cycle at, bool speculative) {
+  const SentKey key{message, seq};
+  if (!keep_sent_ || !sent_.count(key)) return false;
+  scheduled_.push(Scheduled{std::max(at, now_), scheduled_order_++, key, speculative});
+  return true;
+}
+
+void Nic::start_retransmission() {
+  if (retx_stream_.busy() || scheduled_.empty() || scheduled_.top().at > now_) return;
+  const Scheduled s = scheduled_.top();
+  scheduled_.pop();
+  const auto it = sent_.find(s.key);
+  if (it == sent_.end()) fail("retransmission of a packet that is no longer in the retransmit buffer");
+  const Sent& e = it->second;
+  Packet& p = env_.packets.allocate();
+  p.kind = PacketKind::Data;
+  p.src = id_;
+  p.dst = e.dst;
+  p.size = e.size;
+  p.message = s.key.message;
+  p.seq = s.key.seq;
+  p.message_packets = e.message_packets;
+  p.created = e.created;
+  p.traffic_class = e.traffic_class;
+  p.ref = p.id;
+  p.set(kFlagRetransmit);
+  if (e.measured) p.set(kFlagMeasured);
+  if (s.speculative) p.set(kFlagSpeculative);
+  p.vnet = env_.mechanism.vnet_of(p);
+  retx_stream_.packet = p.id;
+  retx_stream_.next_flit = 0;
+  retx_stream_.vc = kNoVc;  // assigned when a VC not used by the data stream is free
+  ++counters_.retransmissions;
 }
 
 void Nic::start_streams() {
@@ -231,6 +306,7 @@ void Nic::start_streams() {
       s.vc = choose_vc(static_cast<std::uint8_t>(v));
     }
   }
+  start_retransmission();
   // Data: the injection engine grants a send queue when the data stream is free.
   engine_grant_ = queued_messages_ ? engine_.pick(now_, !data_stream_.busy()) : -1;
   if (engine_grant_ < 0) return;
@@ -253,10 +329,15 @@ void Nic::start_streams() {
   m.packetized += size;
   if (hooks_) hooks_->on_packet_formed(*this, p);
   p.vnet = env_.mechanism.vnet_of(p);
+  if (keep_sent_) {
+    sent_.emplace(SentKey{p.message, p.seq},
+                  Sent{dst, p.size, p.seq, p.message_packets, p.created, p.traffic_class, m.measured});
+    counters_.retransmit_buffer_peak = std::max<std::uint64_t>(counters_.retransmit_buffer_peak, sent_.size());
+  }
   engine_len_ = size;
   data_stream_.packet = p.id;
   data_stream_.next_flit = 0;
-  data_stream_.vc = choose_vc(p.vnet);
+  data_stream_.vc = kNoVc;  // assigned in send_flit
   if (m.packetized == m.size) {
     const std::int32_t done = q.head;
     q.head = m.next;
@@ -271,17 +352,24 @@ void Nic::start_streams() {
 
 void Nic::send_flit() {
   requests_.clear();
+  // The two data streams may carry the same vnet: each needs a VC the other is not using.
+  if (data_stream_.busy() && data_stream_.vc == kNoVc)
+    data_stream_.vc = choose_vc(env_.packets[data_stream_.packet].vnet, retx_stream_.busy() ? retx_stream_.vc : kNoVc);
+  if (retx_stream_.busy() && retx_stream_.vc == kNoVc)
+    retx_stream_.vc = choose_vc(env_.packets[retx_stream_.packet].vnet, data_stream_.busy() ? data_stream_.vc : kNoVc);
   auto add = [&](const Stream& s) {
-    if (!s.busy()) return;
+    if (!s.busy() || s.vc == kNoVc) return;
     const Packet& p = env_.packets[s.packet];
     requests_.push_back(blocks::OutputArbiter::Request{s.vc, env_.vnet_priority[env_.mechanism.vnet_of(p)], p.size,
                                                        s.next_flit == 0});
   };
   add(data_stream_);
+  add(retx_stream_);
   for (const auto& s : control_streams_) add(s);
   const int g = arbiter_.pick(requests_.data(), requests_.size());
   if (g < 0) return;
   Stream* s = data_stream_.busy() && data_stream_.vc == g ? &data_stream_ : nullptr;
+  if (!s && retx_stream_.busy() && retx_stream_.vc == g) s = &retx_stream_;
   for (auto& cs : control_streams_)
     if (!s && cs.busy() && cs.vc == g) s = &cs;
   Packet& p = env_.packets[s->packet];
@@ -297,7 +385,7 @@ void Nic::send_flit() {
   if (f.head) {
     p.injected = now_;
     ++counters_.packets_injected;
-    if (p.kind == PacketKind::Data) ++counters_.unacked;
+    if (p.kind == PacketKind::Data && acks_) ++counters_.unacked;
     env_.stats.packet_injected(p, now_);
   }
   if (f.tail) s->packet = kNoPacket;
@@ -332,7 +420,8 @@ void Nic::commit_and_write() {
 
 void Nic::dump_state(std::ostream& os) const {
   os << name() << " (node " << id_ << ") at cycle " << now_ << ": " << queued_messages_ << " messages queued, "
-     << control_queued_ << " control packets queued, " << counters_.unacked << " unacknowledged";
+     << control_queued_ << " control packets queued, " << counters_.unacked << " unacknowledged, "
+     << sent_.size() << " in the retransmit buffer, " << scheduled_.size() << " retransmissions scheduled";
   if (data_stream_.busy()) os << ", streaming packet " << data_stream_.packet << " flit " << data_stream_.next_flit
                               << " on vc " << data_stream_.vc << " (credits " << arbiter_.credits(data_stream_.vc) << ")";
   os << "\n";
@@ -341,6 +430,9 @@ void Nic::dump_state(std::ostream& os) const {
 void Nic::check_quiescent() const {
   std::ostringstream os;
   if (data_stream_.busy()) os << "data stream busy; ";
+  if (retx_stream_.busy()) os << "retransmission stream busy; ";
+  if (!sent_.empty()) os << sent_.size() << " packets in the retransmit buffer; ";
+  if (!scheduled_.empty()) os << scheduled_.size() << " retransmissions scheduled; ";
   if (control_queued_) os << control_queued_ << " control packets queued; ";
   if (!in_link_.empty()) os << "flits on the ejection link; ";
   for (VcId v = 0; v < env_.num_vcs; ++v)

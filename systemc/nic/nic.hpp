@@ -17,6 +17,7 @@
 #pragma once
 
 #include <memory>
+#include <queue>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
@@ -69,6 +70,9 @@ struct NicCounters {
   std::uint64_t acks_received = 0;
   std::uint64_t unacked = 0;  // data packets sent and not yet acknowledged
   std::uint64_t becns = 0;    // congestion notifications acted on (ECN)
+  std::uint64_t nacks_received = 0;
+  std::uint64_t retransmissions = 0;     // data packets sent again from the retransmit buffer
+  std::uint64_t retransmit_buffer_peak = 0;  // most unacknowledged packets held at once
 };
 
 class Nic : public sc_core::sc_module, public NicApi {
@@ -90,6 +94,9 @@ class Nic : public sc_core::sc_module, public NicApi {
   PacketPool& packets() override { return env_.packets; }
   void send_control(Packet& p) override;
   blocks::InjectionEngine& engine() override { return engine_; }
+  void hold(NodeId dst, Cycle until) override;
+  bool head_message(NodeId dst, MessageId& id) const override;
+  bool retransmit(MessageId message, std::uint32_t seq, Cycle at, bool speculative) override;
   void becn(NodeId dst) override {
     becn_.push_back(dst);
     ++counters_.becns;
@@ -128,6 +135,31 @@ class Nic : public sc_core::sc_module, public NicApi {
   struct Reassembly {
     std::uint32_t received = 0;
   };
+  // Source copy of an unacknowledged data packet (retransmit buffer).
+  struct Sent {
+    NodeId dst = 0;
+    std::uint16_t size = 0;
+    std::uint32_t seq = 0, message_packets = 1;
+    Cycle created = 0;
+    std::uint8_t traffic_class = 0;
+    bool measured = false;
+  };
+  struct SentKey {
+    MessageId message;
+    std::uint32_t seq;
+    bool operator==(const SentKey& o) const { return message == o.message && seq == o.seq; }
+  };
+  struct SentKeyHash {
+    std::size_t operator()(const SentKey& k) const { return std::hash<std::uint64_t>()(k.message * 0x9E3779B97F4A7C15ull + k.seq); }
+  };
+  // A retransmission waiting for its time (ordered by time, then by request order).
+  struct Scheduled {
+    Cycle at;
+    std::uint64_t order;
+    SentKey key;
+    bool speculative;
+    bool operator>(const Scheduled& o) const { return at != o.at ? at > o.at : order > o.order; }
+  };
 
   void end_of_elaboration() override;
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
@@ -137,9 +169,13 @@ class Nic : public sc_core::sc_module, public NicApi {
   void receive();
   void eject(const Packet& p);
   void start_streams();
+  void start_retransmission();
   void send_flit();
   void commit_and_write();
-  VcId choose_vc(std::uint8_t vnet) const;
+  void wake_holds();
+  void update_ready(NodeId dst);
+  // Least-loaded level-0 VC of `vnet` other than `exclude` (kNoVc if none is free).
+  VcId choose_vc(std::uint8_t vnet, VcId exclude = kNoVc) const;
   [[noreturn]] void fail(const std::string& what) const;
 
   NodeId id_;
@@ -157,7 +193,8 @@ class Nic : public sc_core::sc_module, public NicApi {
   std::vector<std::pair<Cycle, MessageRequest>> posted_;  // from the host, not yet visible
   MessageId next_message_ = 0;
 
-  Stream data_stream_;
+  Stream data_stream_;                          // new packets from the send queues
+  Stream retx_stream_;                          // retransmissions from the retransmit buffer
   std::vector<Stream> control_streams_;        // per vnet
   std::vector<Ring<PacketId>> control_queues_;  // per vnet
   std::uint32_t control_queued_ = 0;
@@ -176,6 +213,13 @@ class Nic : public sc_core::sc_module, public NicApi {
   CreditLanes last_credit_written_;
   std::vector<std::uint32_t> eject_occupancy_;  // per VC (flits received, not yet freed)
   std::unordered_map<MessageId, Reassembly> reassembly_;
+  bool keep_sent_ = false;
+  bool acks_ = true;
+  std::unordered_map<SentKey, Sent, SentKeyHash> sent_;
+  std::priority_queue<Scheduled, std::vector<Scheduled>, std::greater<Scheduled>> scheduled_;
+  std::uint64_t scheduled_order_ = 0;
+  std::vector<Cycle> hold_until_;  // per send queue: no new packet before this cycle
+  std::priority_queue<std::pair<Cycle, NodeId>, std::vector<std::pair<Cycle, NodeId>>, std::greater<>> wakes_;
   NicCounters counters_;
   const sc_core::sc_signal_in_if<Flit>* flit_in_if_ = nullptr;
   sc_core::sc_signal_inout_if<Flit>* flit_out_if_ = nullptr;

@@ -39,12 +39,20 @@ struct BufferState {
   PortId out_port;          // routed output
 };
 
+// What the router does with a packet whose head just arrived.
+enum class ArrivalAction : std::uint8_t {
+  Accept,   // buffer it
+  Drop,     // a lossy mechanism drops it (counted as a drop)
+  Consume,  // the switch itself takes it (e.g. a reservation served by the switch's scheduler)
+};
+
 class RouterHooks {
  public:
   virtual ~RouterHooks() = default;
-  // A head flit arrived and was routed. Return false to drop the packet at arrival: its flits
-  // are discarded as they arrive and their credits return upstream at once.
-  virtual bool on_arrival(RouterApi&, Packet&, const BufferState&) { return true; }
+  // A head flit arrived and was routed. Drop/Consume discard the packet's flits as they arrive
+  // (their credits return upstream at once); the router releases the packet record after the
+  // tail, so a hook that needs its fields copies them now.
+  virtual ArrivalAction on_arrival(RouterApi&, Packet&, const BufferState&) { return ArrivalAction::Accept; }
   // A packet's head flit won the switch and leaves its input buffer.
   virtual void on_input_dequeue(RouterApi&, Packet&, const BufferState&) {}
   // A packet's head flit entered an output queue (CIOQ only).
@@ -54,8 +62,9 @@ class RouterHooks {
   virtual void on_output_dequeue(RouterApi&, Packet&, const BufferState&) {}
   // A packet's tail flit left on an output link.
   virtual void on_output_tail(RouterApi&, Packet&, PortId /*out_port*/) {}
-  // Queue heads: when wants_head_scan(), called every cycle for each waiting input-queue head
-  // packet whose whole packet is buffered; return true to drop it (e.g. SRP queuing timeout).
+  // Queue heads: when wants_head_scan(), called every cycle for each input-queue head packet
+  // whose head flit is still buffered; return true to drop it (e.g. SRP queuing timeout). The
+  // router releases the packet record once its tail is gone.
   virtual bool wants_head_scan() const { return false; }
   virtual bool on_queue_head(RouterApi&, Packet&, PortId /*in_port*/, Cycle /*arrived*/) { return false; }
   // Once per cycle after arbitration.

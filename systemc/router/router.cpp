@@ -169,20 +169,24 @@ void Router::accept_flit(PortId port, const Flit& f) {
     level = r.level;
     if (!ports_[r.port].spec.terminal()) pkt.hops = static_cast<std::uint16_t>(pkt.hops + 1);
     const std::uint32_t qi = queue_index(f.vc, out_port);
-    bool keep = true;
-    if (hooks_ && !in.internal) keep = hooks_->on_arrival(*this, pkt, input_state(port, f.vc, in.queues[qi], out_port, 1));
-    if (keep) {
+    ArrivalAction action = ArrivalAction::Accept;
+    if (hooks_ && !in.internal) action = hooks_->on_arrival(*this, pkt, input_state(port, f.vc, in.queues[qi], out_port, 1));
+    if (action == ArrivalAction::Accept) {
       ivc.arriving_queue = static_cast<std::int32_t>(qi);
     } else {
       ivc.dropping = true;
-      ++counters_.packets_dropped;
+      if (action == ArrivalAction::Drop) {
+        ++counters_.packets_dropped;
+        counters_.flits_dropped += pkt.size;
+      } else {
+        ++counters_.packets_consumed;
+      }
     }
   } else if (ivc.arriving_queue < 0 && !ivc.dropping) {
     fail("body flit " + to_text(f) + " without a head on input " + std::to_string(port) + " VC " + std::to_string(f.vc));
   }
   if (ivc.dropping) {
-    // A dropped packet consumes no buffer: its credits go straight back upstream.
-    ++counters_.flits_dropped;
+    // A dropped (or consumed) packet takes no buffer: its credits go straight back upstream.
     if (!in.internal) return_credit(port, f.vc);
     if (f.tail) {
       ivc.dropping = false;

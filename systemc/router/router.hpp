@@ -67,6 +67,7 @@ struct RouterCounters {
   std::vector<std::uint64_t> flits_in;   // per input port
   std::uint64_t packets_dropped = 0;
   std::uint64_t flits_dropped = 0;
+  std::uint64_t packets_consumed = 0;  // taken by the switch itself (e.g. reservations)
   std::uint64_t control_emitted = 0;
   std::uint64_t last_progress = 0;  // cycle of the last flit movement
 };

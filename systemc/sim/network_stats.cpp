@@ -67,11 +67,6 @@ void NetworkStats::message_completed(std::uint8_t cls, Cycle created, Cycle now,
   classes_[cls].message_latency.add(now - created);
 }
 
-void NetworkStats::packet_dropped(const Packet& p) {
-  ++dropped_packets_;
-  dropped_flits_ += p.size;
-}
-
 Json NetworkStats::latency_json() const {
   Json j;
   j["packet"] = packet_latency_.to_json();
@@ -137,8 +132,6 @@ Json NetworkStats::protocol_json() const {
   j["ejected_flits"] = ej;
   j["ejected_packets"] = ejp;
   j["control_flit_fraction"] = inj_total ? static_cast<double>(inj_control) / static_cast<double>(inj_total) : 0.0;
-  j["dropped_packets"] = dropped_packets_;
-  j["dropped_flits"] = dropped_flits_;
   j["fecn_marked_packets"] = marked_packets_;
   return j;
 }

@@ -26,12 +26,12 @@ class NetworkStats {
   void packet_injected(const Packet& p, Cycle now);
   void packet_ejected(const Packet& p, NodeId at, Cycle now);
   void message_completed(std::uint8_t cls, Cycle created, Cycle now, bool measured);
-  void packet_dropped(const Packet& p);
 
   // Flits of measured data packets not yet delivered.
   std::uint64_t measured_outstanding() const { return measured_outstanding_; }
   // Data packets in flight (created and not yet ejected), all of them.
-  std::uint64_t data_flits_in_flight() const { return created_flits_total_ - ejected_data_flits_total_ - dropped_data_flits_total_; }
+  // (dropped packets are retransmitted and delivered later, so they stay in flight)
+  std::uint64_t data_flits_in_flight() const { return created_flits_total_ - ejected_data_flits_total_; }
   std::uint64_t ejected_packets_total() const { return ejected_packets_total_; }
   std::uint64_t flits_ejected_total() const { return ejected_flits_total_; }
 
@@ -64,13 +64,12 @@ class NetworkStats {
   std::vector<std::uint64_t> offered_flits_;       // per node, in window
   TimeSeries series_;
   std::uint64_t measured_outstanding_ = 0;
-  std::uint64_t created_flits_total_ = 0, ejected_data_flits_total_ = 0, dropped_data_flits_total_ = 0;
+  std::uint64_t created_flits_total_ = 0, ejected_data_flits_total_ = 0;
   std::uint64_t ejected_packets_total_ = 0, ejected_flits_total_ = 0;
   // Window counts by packet kind: flits injected at sources / ejected at destinations.
   std::uint64_t injected_flits_by_kind_[kNumPacketKinds] = {};
   std::uint64_t ejected_flits_by_kind_[kNumPacketKinds] = {};
   std::uint64_t ejected_packets_by_kind_[kNumPacketKinds] = {};
-  std::uint64_t dropped_packets_ = 0, dropped_flits_ = 0;
   std::uint64_t marked_packets_ = 0;  // data packets ejected with FECN
 };
 

@@ -2,6 +2,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -133,16 +134,29 @@ RunResult run_network(Network& net, const RunOptions& opt) {
   }
   j["classes"] = st.classes_json(srcs, dsts);
   Json proto = st.protocol_json();
-  std::uint64_t drops = 0, emitted = 0;
+  std::uint64_t drops = 0, dropped_flits = 0, emitted = 0, consumed = 0;
   for (const auto& r : net.routers()) {
     drops += r->counters().packets_dropped;
+    dropped_flits += r->counters().flits_dropped;
     emitted += r->counters().control_emitted;
+    consumed += r->counters().packets_consumed;
   }
-  std::uint64_t becns = 0;
-  for (const auto& n : net.nics()) becns += n->counters().becns;
+  std::uint64_t becns = 0, nacks = 0, retx = 0, retx_peak = 0;
+  for (const auto& n : net.nics()) {
+    becns += n->counters().becns;
+    nacks += n->counters().nacks_received;
+    retx += n->counters().retransmissions;
+    retx_peak = std::max(retx_peak, n->counters().retransmit_buffer_peak);
+  }
+  // Whole-run counters (the window counts by kind are above).
   proto["becn_notifications"] = becns;
-  proto["switch_dropped_packets"] = drops;
+  proto["dropped_packets"] = drops;
+  proto["dropped_flits"] = dropped_flits;
+  proto["nacks_received"] = nacks;
+  proto["retransmissions"] = retx;
+  proto["retransmit_buffer_peak"] = retx_peak;
   proto["switch_emitted_control_packets"] = emitted;
+  proto["switch_consumed_packets"] = consumed;
   j["protocol"] = proto;
   if (sim.series_window) j["timeseries"] = st.timeseries_json();
   const std::uint64_t hops = net.flit_hops();

@@ -106,9 +106,9 @@ class EcnRouterHooks : public RouterHooks {
   EcnRouterHooks(const EcnParams& p, PortId ports) : p_(p) {
     markers_.resize(ports);
   }
-  bool on_arrival(RouterApi&, Packet& pkt, const BufferState& b) override {
+  ArrivalAction on_arrival(RouterApi&, Packet& pkt, const BufferState& b) override {
     if (p_.mark_on == MarkPoint::Enqueue && p_.measure != MeasuredBuffer::OutputQueue) decide(pkt, b);
-    return true;
+    return ArrivalAction::Accept;
   }
   void on_input_dequeue(RouterApi&, Packet& pkt, const BufferState& b) override {
     if (p_.mark_on == MarkPoint::Dequeue && p_.measure != MeasuredBuffer::OutputQueue) decide(pkt, b);
