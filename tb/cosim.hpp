@@ -2,8 +2,8 @@
 //
 // A bench is a Harness subclass holding the block's SystemC wrapper (the C++ core, the model) and
 // its Verilated RTL (--sc) bound to the same input signals, each with its own output signals.
-// The harness owns the clock (1 ns) and the reset, and:
-//   * at every falling edge: sets rst_ni (2 cycles at each run start, rare random 1-2 cycle
+// The harness owns the clock (1 ns, rising at 0.5 ns) and the reset, and:
+//   * at time 0 and every falling edge: sets rst_ni (2 cycles at each run start, rare random 1-2 cycle
 //     resets) and calls stimulus(), which writes the next inputs from the seeded Rng;
 //   * at every rising edge (before the edge takes effect): compares every registered output pair
 //     and stops at the first difference, printing seed, cycle, signal, both values, the inputs
@@ -11,7 +11,9 @@
 //     what the block did (e.g. which request was served);
 //   * after every rising edge: checks that the RTL assertions fired exactly when the model says
 //     the cycle broke the block's contract (violation_o), and never otherwise;
-//   * runs `runs` seeds (seed, seed+1, ...) of `cycles` cycles each, with a reset between runs.
+//   * runs `runs` seeds (seed, seed+1, ...) of `cycles` cycles each, with a reset between runs;
+//     the RTL flops start with random values (Verilator randReset), so a flop the reset misses
+//     shows up as a mismatch.
 // --wave writes <prefix>_rtl.fst (Verilator, RTL internals) and <prefix>_sc.vcd (SystemC: inputs,
 // model outputs and RTL outputs).
 #pragma once
@@ -171,13 +173,14 @@ class Harness : public sc_core::sc_module {
   SC_HAS_PROCESS(Harness);
   Harness(const sc_core::sc_module_name& name, const Options& opt, const char* set)
       : sc_core::sc_module(name),
-        clk("clk", 1, sc_core::SC_NS, 0.5, 0, sc_core::SC_NS, false),  // falls at 0, rises at 0.5 ns
+        // Starts low and rises at 0.5 ns: no edge before the first reset, even with the random
+        // initial values of the RTL's edge detectors.
+        clk("clk", 1, sc_core::SC_NS, 0.5, 0.5, sc_core::SC_NS, true),
         rst_n("rst_ni", true),
         opt_(opt),
         set_(set) {
-    SC_METHOD(on_negedge);
+    SC_METHOD(on_negedge);  // also runs once at time 0: reset and first inputs
     sensitive << clk.negedge_event();
-    dont_initialize();
     SC_METHOD(on_posedge);
     sensitive << clk.posedge_event();
     dont_initialize();
@@ -313,6 +316,9 @@ class Harness : public sc_core::sc_module {
 
   void on_posedge() {
     if (failed_ || !started_) return;
+    // Assertions count from the first rising edge on (it is inside the first reset): whatever
+    // random initial state did before does not count.
+    if (!edge_seen_) error_count_ = Verilated::threadContextp()->errorCount();
     for (const auto& p : probes_) {
       if (!p->equal()) {
         report(p->name, p->rtl(), p->model());
@@ -404,6 +410,10 @@ int dispatch(const Options& opt) {
           names += std::string(names.empty() ? "" : " ") + Set::kName;
           if (rc != -1 || opt.set != Set::kName) return;
           if (opt.wave) Verilated::traceEverOn(true);
+          // Random initial values in every RTL flop: state that a reset leaves alone would show
+          // as a mismatch after the first reset (the model resets everything).
+          Verilated::threadContextp()->randReset(2);
+          Verilated::threadContextp()->randSeed(static_cast<int>(opt.seed & 0x7fffffff));
           auto bench = std::make_unique<Bench<Set>>("bench", opt);
           rc = bench->simulate();
         };
