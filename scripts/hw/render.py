@@ -6,6 +6,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib import ticker  # noqa: E402
 
 from . import flows  # noqa: E402
 
@@ -23,7 +24,7 @@ def _num(v):
 
 
 def _series_label(key):
-    return ", ".join(f"{k}={v}" for k, v in key) if key else "all"
+    return ", ".join(f"{k}={v}" for k, v in key) if key else "other parameters at their defaults"
 
 
 def plots(blocks, rows, outdir):
@@ -57,11 +58,18 @@ def plots(blocks, rows, outdir):
         axes[0].set_title(f"ASIC area: {CAVEAT_A}", fontsize=8)
         axes[1].set_ylabel("logic cells")
         axes[1].set_title(f"FPGA logic cells: {CAVEAT_F}", fontsize=8)
+        xs = sorted({x for pts in series.values() for x, _ in pts})
+        plain = ticker.FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1 else f"{v:g}")
         for ax in axes:
             ax.set_xlabel(blk.x_label)
             ax.set_yscale("log")
             if blk.x_log:
                 ax.set_xscale("log", base=2)
+            ax.set_xticks(xs)
+            ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+            ax.xaxis.set_minor_locator(ticker.NullLocator())
+            ax.yaxis.set_major_formatter(plain)
+            ax.yaxis.set_minor_formatter(ticker.NullFormatter())
             ax.grid(True, which="both", alpha=0.3)
         axes[1].legend(fontsize=7, loc="upper left")
         fig.suptitle(f"{blk.module}: area vs {blk.x_label}")

@@ -51,7 +51,7 @@ def log(msg):
 
 def sta_scope(cells, ffs, max_cells):
     if cells > max_cells:
-        return f"optimistic: {cells} cells > {max_cells}, wire load dominates"
+        return f"optimistic: {cells} cells > {max_cells} (wire load would dominate)"
     if ffs == 0:
         return "combinational: input-to-output delay"
     return "block-level"
