@@ -189,12 +189,13 @@ void PacketWatch::hop_departed(std::string_view router, const Packet& p, Cycle n
   hops_.pop_back();
 }
 
-void PacketWatch::hop_dropped(std::string_view router, const Packet& p, Cycle now, std::string_view details) {
+void PacketWatch::hop_ended(std::string_view router, const Packet& p, Cycle now, std::string_view what,
+                            std::string_view details) {
   if (Hop* h = find_hop(router, p.id)) {
     *h = hops_.back();
     hops_.pop_back();
   }
-  write(now, p, router, "drop", details);
+  write(now, p, router, what, details);
 }
 
 std::vector<std::string> PacketWatch::unmatched() const {

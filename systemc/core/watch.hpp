@@ -75,8 +75,9 @@ class PacketWatch {
   void hop_vc_granted(std::string_view router, const Packet& p, Cycle now, VcId out_vc, Cycle earliest_sw);
   void hop_switch_granted(std::string_view router, const Packet& p, Cycle now, Cycle earliest_departure);
   void hop_departed(std::string_view router, const Packet& p, Cycle now);
-  // The packet was dropped inside a router (`details` says where and why).
-  void hop_dropped(std::string_view router, const Packet& p, Cycle now, std::string_view details);
+  // The packet's hop ended inside the router without a departure: `what` is "drop" (a lossy
+  // mechanism dropped it) or "consumed" (the switch itself took it, e.g. a reservation).
+  void hop_ended(std::string_view router, const Packet& p, Cycle now, std::string_view what, std::string_view details);
 
   // SRC.MSG.SEQ of a packet (of the data packet it refers to, for control packets).
   static std::string name_of(const Packet& p);

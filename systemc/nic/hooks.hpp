@@ -10,6 +10,8 @@
 
 namespace ccnet {
 
+class TraceSink;
+
 namespace blocks {
 class InjectionEngine;
 }
@@ -51,6 +53,9 @@ class NicHooks {
   virtual void on_data(NicApi&, const Packet& /*data*/, Packet* /*ack*/) {}
   // Once per cycle.
   virtual void tick(NicApi&) {}
+  // Waveforms: register the mechanism's state (marks, table cells, ...) with names under the
+  // mechanism's own prefix, e.g. "ecn.marks" (core/trace_sink.hpp, docs/tracing.md).
+  virtual void trace(TraceSink&) {}
 };
 
 }  // namespace ccnet

@@ -10,6 +10,8 @@
 
 namespace ccnet {
 
+class TraceSink;
+
 class Topology;
 
 // What a hook may ask of (or do to) the router it runs in.
@@ -69,6 +71,9 @@ class RouterHooks {
   virtual bool on_queue_head(RouterApi&, Packet&, PortId /*in_port*/, Cycle /*arrived*/) { return false; }
   // Once per cycle after arbitration.
   virtual void tick(RouterApi&) {}
+  // Waveforms: register the mechanism's state (marks, table cells, ...) with names under the
+  // mechanism's own prefix, e.g. "ecn.marks" (core/trace_sink.hpp, docs/tracing.md).
+  virtual void trace(TraceSink&) {}
 };
 
 }  // namespace ccnet

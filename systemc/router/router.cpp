@@ -111,6 +111,7 @@ void Router::tick() {
   if (cioq_ && oq_total_) arbitrate_links();
   if (hooks_) hooks_->tick(*this);
   commit_and_write();
+  if (probe_live_) update_probe();
 }
 
 void Router::receive() {
@@ -171,6 +172,10 @@ void Router::accept_flit(PortId port, const Flit& f) {
     const std::uint32_t qi = queue_index(f.vc, out_port);
     ArrivalAction action = ArrivalAction::Accept;
     if (hooks_ && !in.internal) action = hooks_->on_arrival(*this, pkt, input_state(port, f.vc, in.queues[qi], out_port, 1));
+    if (watching(pkt)) {
+      if (action == ArrivalAction::Accept) watch_arrived(pkt, port, f.vc, out_port);
+      else watch_ended(pkt, port, f.vc, action == ArrivalAction::Drop ? "drop" : "consumed", "arrival");
+    }
     if (action == ArrivalAction::Accept) {
       ivc.arriving_queue = static_cast<std::int32_t>(qi);
     } else {
@@ -275,6 +280,7 @@ void Router::allocate_vcs() {
       if (vct_ && out_space(q.out_port, v) < pkt.size) continue;
       out.vcs[v].owned = true;
       q.out_vc = v;
+      if (watching(pkt)) watch_vc_granted(pkt, v);
       q.state = QueueState::Active;
       q.ready = now_ + env_.config.delays.vc_alloc;
       list_remove(va_list_, q);
@@ -295,6 +301,7 @@ void Router::allocate_switch() {
   }
   if (sa_requests_.empty()) return;
   allocator_.allocate(sa_requests_.data(), sa_requests_.size(), sa_grants_);
+  if (probe_live_) probe_switch();
   const Cycle due = now_ + env_.config.delays.sw_alloc + env_.config.delays.traversal;
   for (const auto& g : sa_grants_) {
     const auto in_port = static_cast<PortId>(g.input);
@@ -318,6 +325,7 @@ void Router::allocate_switch() {
     if (cioq_) ++out.vcs[q.out_vc].reserved;
     else out.take.push_back(q.out_vc);
     out.traversal.push_back({due, f});
+    if (f.head && watching(f.packet)) watch_switch_granted(env_.packets[f.packet]);
     ++in_traversal_;
     if (f.head && hooks_)
       hooks_->on_input_dequeue(*this, env_.packets[f.packet], input_state(in_port, in_vc, q, q.out_port, 1));
@@ -431,6 +439,7 @@ void Router::commit_and_write() {
     }
     if (f.valid()) {
       ++counters_.flits_out[o];
+      if (f.head && watching(f.packet)) watch_departed(env_.packets[f.packet]);
       counters_.last_progress = now_;
       if (f.tail && hooks_) hooks_->on_output_tail(*this, env_.packets[f.packet], o);
     }
@@ -482,6 +491,7 @@ void Router::drop_head_packet(PortId port, std::uint32_t qi, Queue& q) {
     ports_[q.out_port].vcs[q.out_vc].owned = false;
   }
   const PacketId id = ivc.slots[q.head].flit.packet;
+  if (watching(id)) watch_ended(env_.packets[id], port, vc, "drop", "queue_head");
   bool tail_found = false;
   while (q.head >= 0 && ivc.slots[q.head].flit.packet == id) {
     const auto idx = q.head;

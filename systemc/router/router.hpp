@@ -34,11 +34,13 @@
 #include "core/rng.hpp"
 #include "router/hooks.hpp"
 #include "router/router_config.hpp"
+#include "router/router_probe.hpp"
 #include "topology/topology.hpp"
 
 namespace ccnet {
 
 class Mechanism;
+class TraceSink;
 
 struct RouterPortSpec {
   PortPeer peer;
@@ -110,6 +112,10 @@ class Router : public sc_core::sc_module, public RouterApi, public CongestionVie
   // the network has drained).
   void check_quiescent() const;
   RouterHooks* hooks() { return hooks_.get(); }
+  // Waveforms (router_trace.cpp, docs/tracing.md): registers channels and state with `sink`;
+  // the trace-only state is kept current only while set_tracing(true).
+  void trace(TraceSink& sink);
+  void set_tracing(bool on);
 
  private:
   struct Slot {
@@ -178,6 +184,17 @@ class Router : public sc_core::sc_module, public RouterApi, public CongestionVie
   void arbitrate_links();
   void commit_and_write();
   void scan_queue_heads();
+  // Tracing and packet watching (router_trace.cpp): called only while a probe is live or for
+  // a watched packet, so they cost a predictable branch otherwise.
+  void update_probe();
+  void probe_switch();
+  bool watching(const Packet& p) const { return env_.packets.watch() && p.has(kFlagWatched); }
+  bool watching(PacketId id) const { return env_.packets.watch() && env_.packets[id].has(kFlagWatched); }
+  void watch_arrived(const Packet& p, PortId port, VcId vc, PortId out);
+  void watch_vc_granted(const Packet& p, VcId out_vc);
+  void watch_switch_granted(const Packet& p);
+  void watch_departed(const Packet& p);
+  void watch_ended(const Packet& p, PortId port, VcId vc, const char* what, const char* where);
 
   std::uint32_t queue_index(VcId vc, PortId out) const { return vc * queues_per_vc_ + (voq_ ? out : 0); }
   std::uint32_t out_space(PortId port, VcId vc) const;  // room downstream (IQ) or in the output queue (CIOQ)
@@ -219,6 +236,8 @@ class Router : public sc_core::sc_module, public RouterApi, public CongestionVie
   std::uint32_t in_traversal_ = 0;         // flits crossing the switch, all outputs
   std::uint32_t oq_total_ = 0;             // flits in output queues, all outputs
   RouterCounters counters_;
+  std::unique_ptr<RouterProbe> probe_;  // trace-only state, for routers selected for tracing
+  RouterProbe* probe_live_ = nullptr;   // probe_ while the trace window is open
   // Bound channel interfaces, cached after elaboration (port access is on the hot path).
   std::vector<const sc_core::sc_signal_in_if<Flit>*> flit_in_if_;
   std::vector<sc_core::sc_signal_inout_if<Flit>*> flit_out_if_;
