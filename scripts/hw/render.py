@@ -116,7 +116,9 @@ def markdown(doc, plotdir, blocks, rows, rows_cfg, meta, plot_failures):
              f"liberty `{flows.OSU018_LIBERTY}` from {v['osu018']}"
              + (f"; user liberty `{userlib}`" if userlib else "") + ".")
     L.append("")
-    L.append("The CSV with every column is [hw-cost/hw_cost.csv](%s/hw_cost.csv)." % rel)
+    L.append("The CSV with every column is [hw-cost/hw_cost.csv](%s/hw_cost.csv): `generic_*` = G, "
+             "`osu018_*` = A and T, `ice40_*` = F, `userlib_*` = U (below), `failures` lists each tool "
+             "failure of the set, `seconds` its wall time." % rel)
     L.append("")
     L.append("## What the figures are")
     L.append("")
@@ -136,9 +138,11 @@ def markdown(doc, plotdir, blocks, rows, rows_cfg, meta, plot_failures):
              "*crit. path* is the worst path delay including the flip-flop setup time, *Fmax* = 1 / crit. path, "
              "*worst path* names its start and end (in/out = port, reg = the flip-flop driving that net). "
              "Caveat: pre-layout, no wire load, 180 nm OSU academic library, typical corner. "
-             "Figures in parentheses are for blocks above the row's cell limit (default 2,000 standard cells, "
-             "about 0.1 mm²), where wires a few hundred µm long would add more load than the pins OpenSTA "
-             "sees here: they are optimistic, a lower bound on the path delay.")
+             "Figures in parentheses are for sets above the block's cell limit (`sta_max_cells`, default "
+             "2,000 standard cells, about 0.1 mm²), where wires a few hundred µm long would add more load "
+             "than the pins OpenSTA sees here: they are optimistic, a lower bound on the path delay. "
+             "A block without flip-flops would have only input-to-output paths: its Fmax is then the "
+             "inverse of that delay (column `osu018_sta_scope` of the CSV says which case applies).")
     L.append(f"- **F**: FPGA, Lattice iCE40 HX8K (CT256). *LCs*: logic cells of the block alone "
              f"(`synth_ice40`, then `nextpnr-ice40 --pack-only`: LUT4 + flip-flop + carry packed "
              f"into cells, I/O not counted). *Fmax*: nextpnr post-route clock Fmax (`--timing-allow-fail`, "
@@ -147,7 +151,10 @@ def markdown(doc, plotdir, blocks, rows, rows_cfg, meta, plot_failures):
              f"*registered* (its registers on pins) when the block has at most {flows.ICE40_PACKAGE_PINS} "
              f"pins (the package's user I/O), else *serial*: inputs from a shift register fed by one pin, "
              f"output registers XOR-reduced into one pin. The wrapper's flip-flops (counted in the "
-             f"*wrapper* column) are not in *LCs*; they are in the placed design whose Fmax is reported.")
+             f"*wrapper* column) are not in *LCs*; they are in the placed design whose Fmax is reported. "
+             f"nextpnr's Fmax is its timing model's logic and routing delay, not capped by the device's "
+             f"clock network. A set with more logic cells than the HX8K has keeps its LC count; its "
+             f"Fmax is a failure entry.")
     if userlib:
         L.append(f"- **U**: the A and T flows with the user liberty `{os.path.basename(userlib)}` "
                  "(area in that library's unit).")
@@ -251,9 +258,13 @@ def markdown(doc, plotdir, blocks, rows, rows_cfg, meta, plot_failures):
     L.append("```")
     L.append("")
     m, s = divmod(int(round(meta["elapsed_s"])), 60)
+    cm, cs = divmod(int(round(meta["tool_cpu_s"])), 60)
     L.append(f"Run time of this report: {m} min {s:02d} s wall clock with `-j {meta['jobs']}` on "
-             f"{meta['host']}. Adding a block is adding `configs/hw/<block>.yaml` (schema in "
-             f"`scripts/hw/config.py`).")
+             f"{meta['host']}; the tools used {cm} min {cs:02d} s of CPU time; the 5-minute load "
+             f"average at the end was {meta['load5']:.1f}"
+             + (" (above the core count: other work shared the machine, so the wall time is longer "
+                "than on an idle one)" if meta["load5"] > (os.cpu_count() or 1) else "")
+             + ". Adding a block is adding `configs/hw/<block>.yaml` (schema in `scripts/hw/config.py`).")
     L.append("")
     doc.parent.mkdir(parents=True, exist_ok=True)
     doc.write_text("\n".join(L))

@@ -237,7 +237,25 @@ def main(argv=None):
     for b in blocks:
         sets = [b.set_by_name(n) for n in b.smallest] if args.smallest else b.sets
         tasks += [(b, s) for s in sets]
-    order = sorted(range(len(tasks)), key=lambda i: -weight(tasks[i][1]))
+    # Longest first (a better schedule on few cores): the run times of the previous report in
+    # OUT when there is one, else a guess from the parameter values.
+    previous = {}
+    try:
+        with open(pathlib.Path(args.out) / "hw_cost.csv", newline="") as f:
+            for r in csv.DictReader(f):
+                try:
+                    previous[(r["block"], r["set"])] = float(r["seconds"])
+                except (KeyError, ValueError):
+                    pass
+    except OSError:
+        pass
+
+    def cost(i):
+        b, s = tasks[i]
+        if previous:
+            return previous.get((b.name, s.name), math.inf)
+        return weight(s)
+    order = sorted(range(len(tasks)), key=lambda i: -cost(i))
     log(f"hw_report: {len(tasks)} parameter sets of {len(blocks)} blocks, {args.jobs} in parallel")
     results = [None] * len(tasks)
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
@@ -256,6 +274,9 @@ def main(argv=None):
                 log(f"hw_report: {b.name} {s.name}: {type(e).__name__}: {e}")
     rows = results + rows_cfg
     elapsed = time.monotonic() - t_start
+    times = os.times()
+    tool_cpu = times.children_user + times.children_system
+    load5 = os.getloadavg()[1]
 
     csv_path = pathlib.Path(args.out) / "hw_cost.csv"
     write_csv(csv_path, rows, bool(args.liberty))
@@ -267,7 +288,8 @@ def main(argv=None):
     meta = {
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
         "versions": versions, "git": sha, "dirty": dirty, "host": host_info(), "jobs": args.jobs,
-        "elapsed_s": elapsed, "smallest": args.smallest, "liberty": args.liberty,
+        "elapsed_s": elapsed, "tool_cpu_s": tool_cpu, "load5": load5,
+        "smallest": args.smallest, "liberty": args.liberty,
         "argv": " ".join(["scripts/hw_report"] + (argv if argv is not None else sys.argv[1:])),
     }
     plot_failures = render.plots(blocks, rows, plots)
