@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <ostream>
+#include <systemc>
 
 #include "core/error.hpp"
 
@@ -82,6 +83,7 @@ PacketWatch::PacketWatch(WatchSelection selection, std::uint32_t num_nodes) : se
     if (f.src == f.dst) throw OptionError("--watch-flow '" + f.text + "': a node sends no packets to itself");
   }
   packet_matched_.assign(sel_.packets.size(), false);
+  messages_.assign(num_nodes, 0);
   flow_matched_.assign(sel_.flows.size(), false);
 }
 
@@ -91,6 +93,14 @@ std::string PacketWatch::name_of(const Packet& p) {
 
 void PacketWatch::write(Cycle now, const Packet& p, std::string_view component, std::string_view what,
                         std::string_view details) {
+  std::string owner;
+  if (component.empty()) {
+    // Reported by a hook without a name at hand: the module whose process is running.
+    const sc_core::sc_process_handle h = sc_core::sc_get_current_process_handle();
+    const sc_core::sc_object* parent = h.valid() ? h.get_parent_object() : nullptr;
+    owner = parent ? parent->name() : "?";
+    component = owner;
+  }
   const std::string line =
       fmt::format("{:>9} {:<14} {:<9} {:<11} {:<4} {}\n", now, component, what, name_of(p), to_string(p.kind), details);
   for (auto* os : sinks_) {
@@ -103,6 +113,7 @@ void PacketWatch::write(Cycle now, const Packet& p, std::string_view component, 
 void PacketWatch::formed(Packet& p, Cycle now, std::string_view nic, const char* what) {
   const NodeId src = static_cast<NodeId>(p.message >> kMessageNodeShift);
   const std::uint64_t msg = p.message & ((1ull << kMessageNodeShift) - 1);
+  if (src < messages_.size()) messages_[src] = std::max(messages_[src], msg + 1);
   bool selected = false;
   for (std::size_t i = 0; i < sel_.packets.size(); ++i) {
     const auto& n = sel_.packets[i];
@@ -201,9 +212,16 @@ void PacketWatch::hop_ended(std::string_view router, const Packet& p, Cycle now,
 std::vector<std::string> PacketWatch::unmatched() const {
   std::vector<std::string> out;
   for (std::size_t i = 0; i < sel_.packets.size(); ++i)
-    if (!packet_matched_[i]) out.push_back("--watch-packet " + sel_.packets[i].text);
+    if (!packet_matched_[i]) {
+      const auto& n = sel_.packets[i];
+      const std::uint64_t m = messages_[n.src];
+      out.push_back("--watch-packet " + n.text + ": no such packet was formed in this run (node " + std::to_string(n.src) +
+                    (m ? " formed packets of messages 0.." + std::to_string(m - 1) + ")" : " formed no packets)"));
+    }
   for (std::size_t i = 0; i < sel_.flows.size(); ++i)
-    if (!flow_matched_[i]) out.push_back("--watch-flow " + sel_.flows[i].text);
+    if (!flow_matched_[i])
+      out.push_back("--watch-flow " + sel_.flows[i].text + ": no packet from node " + std::to_string(sel_.flows[i].src) +
+                    " to node " + std::to_string(sel_.flows[i].dst) + " was formed in this run");
   return out;
 }
 

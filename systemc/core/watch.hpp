@@ -64,6 +64,8 @@ class PacketWatch {
   // and reported when `cause` is.
   void answered(const Packet& cause, Packet& reply, Cycle now, std::string_view component);
   // Any other event of a watched packet (ECN mark, drop, NACK received, retransmission...).
+  // An empty `component` (in event() and answered()) names the module whose process is
+  // running: the router or NIC a mechanism hook belongs to.
   void event(Cycle now, const Packet& p, std::string_view component, std::string_view what,
              std::string_view details = {});
 
@@ -84,7 +86,7 @@ class PacketWatch {
 
   std::uint64_t events() const { return events_; }
   std::uint64_t packets_watched() const { return watched_; }
-  // Selections (as given on the command line) that matched no packet formed in the run.
+  // Selections that matched no packet formed in the run, each as the option given and why.
   std::vector<std::string> unmatched() const;
 
  private:
@@ -103,6 +105,7 @@ class PacketWatch {
 
   WatchSelection sel_;
   std::vector<bool> packet_matched_, flow_matched_;
+  std::vector<std::uint64_t> messages_;  // per source: messages seen forming packets
   std::vector<std::ostream*> sinks_;
   std::vector<Hop> hops_;  // partial hops of watched packets inside routers (few)
   std::uint64_t events_ = 0, watched_ = 0;

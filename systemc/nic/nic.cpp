@@ -6,6 +6,7 @@
 
 #include "cc/mechanism.hpp"
 #include "core/error.hpp"
+#include "core/watch.hpp"
 #include "sim/network_stats.hpp"
 
 namespace ccnet {
@@ -91,6 +92,7 @@ void Nic::tick() {
   send_flit();
   if (hooks_) hooks_->tick(*this);
   commit_and_write();
+  if (probe_live_) update_probe();
 }
 
 void Nic::ingest_posted() {
@@ -167,6 +169,7 @@ void Nic::eject(const Packet& cp) {
   p.ejected = now_;
   ++counters_.packets_ejected;
   env_.stats.packet_ejected(p, id_, now_);
+  if (watching(p)) watch_ejected(p);
   if (p.kind == PacketKind::Data) {
     ++counters_.data_packets_received;
     // Reassembly: a message completes when its last packet arrives.
@@ -193,6 +196,7 @@ void Nic::eject(const Packet& cp) {
       ack->created = now_;
     }
     if (hooks_) hooks_->on_data(*this, p, ack);
+    if (ack && env_.packets.watch()) env_.packets.watch()->answered(p, *ack, now_, name());
     if (ack) send_control(*ack);
   } else {
     if (p.kind == PacketKind::Ack || p.kind == PacketKind::Nack) {
@@ -291,6 +295,7 @@ void Nic::start_retransmission() {
   retx_stream_.next_flit = 0;
   retx_stream_.vc = kNoVc;  // assigned when a VC not used by the data stream is free
   ++counters_.retransmissions;
+  if (env_.packets.watch()) env_.packets.watch()->formed(p, now_, name(), "retransmitted");
 }
 
 void Nic::start_streams() {
@@ -329,6 +334,7 @@ void Nic::start_streams() {
   m.packetized += size;
   if (hooks_) hooks_->on_packet_formed(*this, p);
   p.vnet = env_.mechanism.vnet_of(p);
+  if (env_.packets.watch()) env_.packets.watch()->formed(p, now_, name());
   if (keep_sent_) {
     sent_.emplace(SentKey{p.message, p.seq},
                   Sent{dst, p.size, p.seq, p.message_packets, p.created, p.traffic_class, m.measured});
@@ -387,6 +393,7 @@ void Nic::send_flit() {
     ++counters_.packets_injected;
     if (p.kind == PacketKind::Data && acks_) ++counters_.unacked;
     env_.stats.packet_injected(p, now_);
+    if (watching(p)) watch_injected(p, f.vc);
   }
   if (f.tail) s->packet = kNoPacket;
   else ++s->next_flit;

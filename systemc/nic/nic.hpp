@@ -31,11 +31,13 @@
 #include "core/ring.hpp"
 #include "nic/hooks.hpp"
 #include "nic/nic_config.hpp"
+#include "nic/nic_probe.hpp"
 
 namespace ccnet {
 
 class Mechanism;
 class NetworkStats;
+class TraceSink;
 
 // What a host posts through the TLM socket (generic payload data pointer, command WRITE).
 struct MessageRequest {
@@ -109,6 +111,10 @@ class Nic : public sc_core::sc_module, public NicApi {
   void dump_state(std::ostream& os) const;
   void check_quiescent() const;
   NicHooks* hooks() { return hooks_.get(); }
+  // Waveforms (nic_trace.cpp, docs/tracing.md): registers channels and state with `sink`; the
+  // trace-only state is kept current only while set_tracing(true).
+  void trace(TraceSink& sink);
+  void set_tracing(bool on);
 
  private:
   struct Message {
@@ -172,6 +178,12 @@ class Nic : public sc_core::sc_module, public NicApi {
   void start_retransmission();
   void send_flit();
   void commit_and_write();
+  // Tracing and packet watching (nic_trace.cpp): called only while a probe is live or for a
+  // watched packet.
+  void update_probe();
+  bool watching(const Packet& p) const { return env_.packets.watch() && p.has(kFlagWatched); }
+  void watch_injected(const Packet& p, VcId vc);
+  void watch_ejected(const Packet& p);
   void wake_holds();
   void update_ready(NodeId dst);
   // Least-loaded level-0 VC of `vnet` other than `exclude` (kNoVc if none is free).
@@ -221,6 +233,8 @@ class Nic : public sc_core::sc_module, public NicApi {
   std::vector<Cycle> hold_until_;  // per send queue: no new packet before this cycle
   std::priority_queue<std::pair<Cycle, NodeId>, std::vector<std::pair<Cycle, NodeId>>, std::greater<>> wakes_;
   NicCounters counters_;
+  std::unique_ptr<NicProbe> probe_;  // trace-only state, for NICs selected for tracing
+  NicProbe* probe_live_ = nullptr;   // probe_ while the trace window is open
   const sc_core::sc_signal_in_if<Flit>* flit_in_if_ = nullptr;
   sc_core::sc_signal_inout_if<Flit>* flit_out_if_ = nullptr;
   const sc_core::sc_signal_in_if<CreditLanes>* credit_in_if_ = nullptr;

@@ -66,8 +66,22 @@ class Network : public sc_core::sc_module {
   std::vector<std::unique_ptr<Wire<CreditLanes>>> credit_signals_;
 };
 
+// Something that acts between clock cycles of a run (sim/trace.hpp opens and closes a trace
+// window). run_network pauses the simulation before the clock edge of every cycle an observer
+// asks for and calls at() there (and once after cycle 0's start-up); finish() runs once after
+// the last simulated cycle and may add a section to the results.
+class RunObserver {
+ public:
+  virtual ~RunObserver() = default;
+  // First cycle after `now` at which at() must run (kNever: none).
+  virtual Cycle next_stop(Cycle now) const = 0;
+  virtual void at(Cycle now) = 0;
+  virtual void finish(Cycle now, Json& stats) = 0;
+};
+
 struct RunOptions {
   bool progress = false;  // progress line on stderr
+  std::vector<RunObserver*> observers;
 };
 
 struct RunResult {

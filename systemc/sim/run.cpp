@@ -58,10 +58,20 @@ RunResult run_network(Network& net, const RunOptions& opt) {
   Progress progress(opt.progress);
   const auto t0 = std::chrono::steady_clock::now();
 
+  // Simulates `cycles` cycles, pausing where an observer asks (e.g. a trace window's edges).
+  auto simulate = [&](Cycle cycles) {
+    while (cycles > 0) {
+      Cycle step = cycles;
+      for (auto* o : opt.observers) step = std::min(step, o->next_stop(net.now()) - net.now());
+      sc_core::sc_start(static_cast<double>(step) * period);
+      cycles -= step;
+      for (auto* o : opt.observers) o->at(net.now());
+    }
+  };
   std::uint64_t last_moves = 0;
   Cycle last_move_cycle = 0;
   auto advance = [&](Cycle cycles, const char* phase, Cycle target) {
-    sc_core::sc_start(static_cast<double>(cycles) * period);
+    simulate(cycles);
     const Cycle now = net.now();
     // Watchdog: flits in flight but nothing moved for sim.watchdog cycles means deadlock.
     const std::uint64_t moves = net.flit_hops() + net.stats().flits_ejected_total();
@@ -80,6 +90,7 @@ RunResult run_network(Network& net, const RunOptions& opt) {
 
   // Elaboration and cycle 0.
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  for (auto* o : opt.observers) o->at(net.now());
   while (net.now() < window_end) {
     const Cycle now = net.now();
     advance(std::min(chunk * 16, window_end - now), now < sim.warmup ? "warm-up" : "measure", window_end);
@@ -160,6 +171,7 @@ RunResult run_network(Network& net, const RunOptions& opt) {
   j["protocol"] = proto;
   if (sim.series_window) j["timeseries"] = st.timeseries_json();
   const std::uint64_t hops = net.flit_hops();
+  for (auto* o : opt.observers) o->finish(total, j);
   j["perf"]["wall_seconds"] = wall;
   j["perf"]["cycles_per_second"] = wall > 0 ? static_cast<double>(total) / wall : 0.0;
   j["perf"]["flit_hops_per_second"] = wall > 0 ? static_cast<double>(hops) / wall : 0.0;

@@ -7,10 +7,14 @@
 // 4 us, threshold 95% of the input buffer, notifications in CN packets); IBA annex A10 for the
 // CCTI/CCT/Marking_Rate structure. docs/mechanisms/ecn.md lists every choice the papers leave
 // open and the config key that holds it.
+#include <fmt/format.h>
+
 #include <memory>
 
 #include "blocks/ecn_marker.hpp"
 #include "cc/mechanism.hpp"
+#include "core/trace_sink.hpp"
+#include "core/watch.hpp"
 #include "nic/nic_config.hpp"
 #include "router/router_config.hpp"
 
@@ -106,24 +110,25 @@ class EcnRouterHooks : public RouterHooks {
   EcnRouterHooks(const EcnParams& p, PortId ports) : p_(p) {
     markers_.resize(ports);
   }
-  ArrivalAction on_arrival(RouterApi&, Packet& pkt, const BufferState& b) override {
-    if (p_.mark_on == MarkPoint::Enqueue && p_.measure != MeasuredBuffer::OutputQueue) decide(pkt, b);
+  ArrivalAction on_arrival(RouterApi& api, Packet& pkt, const BufferState& b) override {
+    if (p_.mark_on == MarkPoint::Enqueue && p_.measure != MeasuredBuffer::OutputQueue) decide(api, pkt, b);
     return ArrivalAction::Accept;
   }
-  void on_input_dequeue(RouterApi&, Packet& pkt, const BufferState& b) override {
-    if (p_.mark_on == MarkPoint::Dequeue && p_.measure != MeasuredBuffer::OutputQueue) decide(pkt, b);
+  void on_input_dequeue(RouterApi& api, Packet& pkt, const BufferState& b) override {
+    if (p_.mark_on == MarkPoint::Dequeue && p_.measure != MeasuredBuffer::OutputQueue) decide(api, pkt, b);
   }
-  void on_output_enqueue(RouterApi&, Packet& pkt, const BufferState& b) override {
-    if (p_.mark_on == MarkPoint::Enqueue && p_.measure == MeasuredBuffer::OutputQueue) decide(pkt, b);
+  void on_output_enqueue(RouterApi& api, Packet& pkt, const BufferState& b) override {
+    if (p_.mark_on == MarkPoint::Enqueue && p_.measure == MeasuredBuffer::OutputQueue) decide(api, pkt, b);
   }
-  void on_output_dequeue(RouterApi&, Packet& pkt, const BufferState& b) override {
-    if (p_.mark_on == MarkPoint::Dequeue && p_.measure == MeasuredBuffer::OutputQueue) decide(pkt, b);
+  void on_output_dequeue(RouterApi& api, Packet& pkt, const BufferState& b) override {
+    if (p_.mark_on == MarkPoint::Dequeue && p_.measure == MeasuredBuffer::OutputQueue) decide(api, pkt, b);
   }
+  void trace(TraceSink& s) override { s.value(marks_, "ecn.marks"); }
   std::uint64_t marks() const { return marks_; }
 
  private:
   // One marker per port (the measured buffers of a port share its marking-rate counter).
-  void decide(Packet& pkt, const BufferState& b) {
+  void decide(RouterApi& api, Packet& pkt, const BufferState& b) {
     auto& m = markers_[b.port];
     if (!m) {
       // Threshold in flits from the buffer's capacity, known at the first packet.
@@ -135,6 +140,10 @@ class EcnRouterHooks : public RouterHooks {
     if (m->mark(true, data, occ)) {
       pkt.set(kFlagFecn);
       ++marks_;
+      if (PacketWatch* w = api.packets().watch(); w && pkt.has(kFlagWatched))
+        w->event(api.now(), pkt, {}, "ecn_mark",
+                 fmt::format("{}={} vc={} occupancy={}/{}", p_.measure == MeasuredBuffer::OutputQueue ? "out" : "in",
+                             b.port, b.vc, occ, b.capacity));
     }
     m->commit(true, data, occ);
   }
@@ -163,6 +172,7 @@ class EcnNicHooks : public NicHooks {
     cnp.seq = data.seq;
     cnp.traffic_class = data.traffic_class;
     cnp.set(kFlagBecn);
+    if (PacketWatch* w = api.packets().watch()) w->answered(data, cnp, api.now(), {});
     api.send_control(cnp);
   }
   // Source: a BECN raises the CCT index of the flow to the notifying destination.

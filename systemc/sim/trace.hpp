@@ -1,0 +1,87 @@
+// Waveforms of a whole network (`ccnet run ... --trace FILE.vcd [--trace-scope PATTERN]...
+// [--trace-window START:END]`, docs/tracing.md).
+//
+// Selection happens once, before the run: every router and NIC registers its channels and state
+// (Router::trace, Nic::trace, and the mechanism's hooks) with a collecting TraceSink, which keeps
+// a signal when a scope pattern matches its component's name or its own full name. Patterns
+// that match nothing are an error before any cycle is simulated.
+//
+// The window [START, END) is honoured with SystemC's own VCD writer, which cannot pause but does
+// initialise lazily: the trace file is created, and every sc_trace registered, while the
+// simulation is paused just before cycle START's clock edge; it dumps the state after that edge
+// as the initial values. It is closed while paused before cycle END's edge, which writes a final
+// `#END` time stamp. Trace-only probe state is updated only inside the window, so cycles outside
+// it cost what an untraced run costs, and the file holds only the window.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/stats.hpp"
+#include "core/types.hpp"
+#include "sim/network.hpp"
+
+namespace sc_core {
+class sc_trace_file;
+}
+
+namespace ccnet {
+
+struct TraceOptions {
+  std::string file;                 // FILE.vcd (".vcd" is added if missing)
+  std::vector<std::string> scopes;  // glob patterns; none = everything
+  Cycle start = 0;
+  Cycle end = kNever;               // exclusive
+};
+
+// "START:END", "START:" or ":END" (cycles, END exclusive). Throws OptionError.
+void parse_trace_window(const std::string& text, Cycle& start, Cycle& end);
+
+class NetworkTrace : public RunObserver {
+ public:
+  // Selects the signals now (throws OptionError for a pattern that matches nothing).
+  NetworkTrace(Network& net, TraceOptions opt);
+  ~NetworkTrace() override;
+
+  Cycle next_stop(Cycle now) const override;
+  void at(Cycle now) override;
+  void finish(Cycle now, Json& stats) override;
+
+  // What was selected: components (hierarchical names) and signals (full names).
+  const std::vector<std::string>& components() const { return components_; }
+  std::size_t signal_count() const { return entries_.size(); }
+  std::vector<std::string> signal_names() const;
+  bool opened() const { return opened_at_ != kNever; }
+  const std::string& path() const { return path_; }
+
+ private:
+  struct Entry {
+    enum class Kind : std::uint8_t { Bool, U32, U64, Flit, Credit } kind;
+    const void* ref;  // the value, or the sc_port_base of a channel
+    std::string name;
+    int width;
+  };
+  struct Channel {
+    std::string name;
+    const std::uint64_t* counter;
+    std::uint64_t at_open = 0, flits = 0;
+  };
+  class Collector;
+  void open(Cycle now);
+  void close(Cycle now);
+
+  Network& net_;
+  TraceOptions opt_;
+  std::string path_;  // FILE.vcd as written
+  std::vector<Entry> entries_;
+  std::vector<Channel> channels_;
+  std::vector<std::string> components_;
+  std::vector<Router*> routers_;
+  std::vector<Nic*> nics_;
+  sc_core::sc_trace_file* file_ = nullptr;
+  Cycle opened_at_ = kNever, closed_at_ = kNever;
+};
+
+}  // namespace ccnet
