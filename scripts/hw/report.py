@@ -91,27 +91,32 @@ def run_set(block, pset, args, index, total):
            "x": block.x_value(pset)}
     failures = []
     clock = reset = None
+    why_not = None  # why the liberty flows cannot run
     try:
         gen, ports = flows.generic(block, pset, cwd, args.timeout)
         row.update({"generic_cells": gen["gen_cells"], "generic_ffs": gen["gen_ffs"],
                     "generic_depth": gen["gen_depth"]})
-        names = {n for n, _, _ in ports}
-        clock = flows.resolve_port(names, block.clock, "clk_i", "clock")
-        reset = flows.resolve_port(names, block.reset, "rst_ni", "reset")
-        generic_ok = True
     except flows.FlowError as e:
         failures.append((e.tool, e.message))
-        generic_ok = False
+        why_not = f"{e.tool} failed"
+    if why_not is None:
+        try:
+            names = {n for n, _, _ in ports}
+            clock = flows.resolve_port(names, block.clock, "clk_i", "clock")
+            reset = flows.resolve_port(names, block.reset, "rst_ni", "reset")
+        except flows.FlowError as e:
+            failures.append((e.tool, e.message))
+            why_not = "no clock/reset port"
     libs = [("osu018", flows.OSU018_LIBERTY, "osu018")]
     if args.liberty:
         row["userlib"] = os.path.basename(args.liberty)
         libs.append(("userlib", args.liberty, "userlib"))
     for prefix, lib, tag in libs:
-        if generic_ok:
+        if why_not is None:
             _liberty_flow(row, prefix, block, lib, cwd, clock, reset, args.timeout, failures, tag)
         else:
-            failures.append((f"yosys-{tag}", "not run (yosys-generic failed)"))
-            failures.append((f"opensta-{tag}", "not run (yosys-generic failed)"))
+            failures.append((f"yosys-{tag}", f"not run ({why_not})"))
+            failures.append((f"opensta-{tag}", f"not run ({why_not})"))
     try:
         flows.ice40(block, pset, cwd, block.ice40_wrapper, args.timeout, row)
     except flows.FlowError as e:

@@ -39,7 +39,7 @@ struct Packet {
 
   // Protocol payload of control packets and mechanism header fields.
   Cycle time = 0;                // transmission time carried by grants / LHRP NACKs
-  std::uint32_t amount = 0;      // reservation size, etc.
+  std::uint32_t amount = 0;      // data: message size; ACK/NACK: packet size; reservation: flits
   PacketId ref = kNoPacket;      // data packet an ACK/NACK refers to (source-side id)
 
   bool has(PacketFlag f) const { return (flags & f) != 0; }

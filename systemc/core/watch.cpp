@@ -101,8 +101,10 @@ void PacketWatch::write(Cycle now, const Packet& p, std::string_view component, 
     owner = parent ? parent->name() : "?";
     component = owner;
   }
-  const std::string line =
-      fmt::format("{:>9} {:<14} {:<9} {:<11} {:<4} {}\n", now, component, what, name_of(p), to_string(p.kind), details);
+  // id= is the pool slot the flits carry on the wires while the packet lives (flit.packet in a
+  // waveform); the name stays the same across retransmissions, the slot does not.
+  const std::string line = fmt::format("{:>9} {:<14} {:<9} {:<11} {:<4} id={} {}\n", now, component, what, name_of(p),
+                                       to_string(p.kind), p.id, details);
   for (auto* os : sinks_) {
     *os << line;
     os->flush();

@@ -7,7 +7,7 @@
 // PacketPool::watch(); they test that pointer and the packet's flag first, so watching costs a
 // predictable branch when it is off. Every event is one line, written to every sink:
 //
-//   <cycle> <component> <event> <packet> <kind> key=value ...
+//   <cycle> <component> <event> <packet> <kind> id=<pool slot> key=value ...
 //
 // <packet> names a data packet independently of the recycled pool slot: SRC.MSG.SEQ = source
 // node, message number at that source (from 0), packet index in the message. Control packets

@@ -191,6 +191,7 @@ void Nic::eject(const Packet& cp) {
       ack->size = 1;
       ack->message = p.message;
       ack->seq = p.seq;
+      ack->amount = p.size;  // flits acknowledged
       ack->ref = p.ref;
       ack->traffic_class = p.traffic_class;
       ack->created = now_;
@@ -212,6 +213,7 @@ void Nic::eject(const Packet& cp) {
                " that is not in the retransmit buffer (duplicate delivery?)");
       } else {
         ++counters_.nacks_received;
+        if (p.has(kFlagHasTime)) ++counters_.nacks_timed;
       }
     }
     if (hooks_) hooks_->on_control(*this, p);
@@ -284,6 +286,7 @@ void Nic::start_retransmission() {
   p.message = s.key.message;
   p.seq = s.key.seq;
   p.message_packets = e.message_packets;
+  p.amount = e.message_size;
   p.created = e.created;
   p.traffic_class = e.traffic_class;
   p.ref = p.id;
@@ -330,14 +333,23 @@ void Nic::start_streams() {
   p.created = m.created;
   p.traffic_class = m.traffic_class;
   p.ref = p.id;
+  p.amount = m.size;  // data packets carry their message's size in flits
   if (m.measured) p.set(kFlagMeasured);
   m.packetized += size;
   if (hooks_) hooks_->on_packet_formed(*this, p);
   p.vnet = env_.mechanism.vnet_of(p);
   if (env_.packets.watch()) env_.packets.watch()->formed(p, now_, name());
   if (keep_sent_) {
-    sent_.emplace(SentKey{p.message, p.seq},
-                  Sent{dst, p.size, p.seq, p.message_packets, p.created, p.traffic_class, m.measured});
+    Sent e;
+    e.dst = dst;
+    e.size = p.size;
+    e.seq = p.seq;
+    e.message_packets = p.message_packets;
+    e.message_size = m.size;
+    e.created = p.created;
+    e.traffic_class = p.traffic_class;
+    e.measured = m.measured;
+    sent_.emplace(SentKey{p.message, p.seq}, e);
     counters_.retransmit_buffer_peak = std::max<std::uint64_t>(counters_.retransmit_buffer_peak, sent_.size());
   }
   engine_len_ = size;
@@ -390,6 +402,13 @@ void Nic::send_flit() {
   ++counters_.flits_injected;
   if (f.head) {
     p.injected = now_;
+    if (keep_sent_ && p.kind == PacketKind::Data) {
+      // Network latency of a retransmission counts from the packet's first injection (unless
+      // sim.latency_from_first_injection is off).
+      Sent& e = sent_.at(SentKey{p.message, p.seq});
+      if (e.first_injected == kNever) e.first_injected = now_;
+      else if (env_.latency_from_first_injection) p.injected = e.first_injected;
+    }
     ++counters_.packets_injected;
     if (p.kind == PacketKind::Data && acks_) ++counters_.unacked;
     env_.stats.packet_injected(p, now_);

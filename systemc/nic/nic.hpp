@@ -59,6 +59,7 @@ struct NicEnv {
   std::uint32_t inject_depth;       // router input buffer per VC (credits after reset)
   std::uint32_t link_latency;
   bool vct;
+  bool latency_from_first_injection;
   sc_core::sc_time period;
 };
 
@@ -73,6 +74,7 @@ struct NicCounters {
   std::uint64_t unacked = 0;  // data packets sent and not yet acknowledged
   std::uint64_t becns = 0;    // congestion notifications acted on (ECN)
   std::uint64_t nacks_received = 0;
+  std::uint64_t nacks_timed = 0;         // NACKs carrying a retransmission time (LHRP last-hop drops)
   std::uint64_t retransmissions = 0;     // data packets sent again from the retransmit buffer
   std::uint64_t retransmit_buffer_peak = 0;  // most unacknowledged packets held at once
 };
@@ -145,8 +147,9 @@ class Nic : public sc_core::sc_module, public NicApi {
   struct Sent {
     NodeId dst = 0;
     std::uint16_t size = 0;
-    std::uint32_t seq = 0, message_packets = 1;
+    std::uint32_t seq = 0, message_packets = 1, message_size = 0;
     Cycle created = 0;
+    Cycle first_injected = kNever;
     std::uint8_t traffic_class = 0;
     bool measured = false;
   };

@@ -24,7 +24,10 @@ const Schema& SimConfig::schema() {
                "fail with a state dump if flits are in flight but none moved for this many cycles", {100, Cycle{1} << 40})
         .field("check_quiescent", &SimConfig::check_quiescent, true,
                "when all traffic has stopped: wait for the network to empty and check every buffer and credit counter")
-        .field("clock_ghz", &SimConfig::clock_ghz, 1.0, "router clock (1 GHz: 1 cycle = 1 ns)", {0.001, 100.0});
+        .field("clock_ghz", &SimConfig::clock_ghz, 1.0, "router clock (1 GHz: 1 cycle = 1 ns)", {0.001, 100.0})
+        .field("latency_from_first_injection", &SimConfig::latency_from_first_injection, false,
+               "network latency of a retransmitted packet counts from its first (speculative) injection instead of "
+               "from the transmission that got through (paper 003 leaves this open; see docs/outputs.md)");
     return true;
   }();
   (void)init;
@@ -57,19 +60,6 @@ void validate(const Config& c, const config::BindContext& ctx) {
   if (r.speedup > 1 && r.output_buffer == 0)
     ctx.fail("router.speedup", "a crossbar speedup of " + std::to_string(r.speedup) +
                                    " needs output queues (set router.output_buffer > 0)");
-  const std::uint32_t mp = c.nic.max_packet;
-  if (r.flow_control == FlowControl::VirtualCutThrough) {
-    auto need = [&](std::uint32_t depth, const std::string& key) {
-      if (depth < mp)
-        ctx.fail(key, "virtual cut-through needs room for a whole packet: " + std::to_string(depth) + " < nic.max_packet " +
-                          std::to_string(mp));
-    };
-    need(r.buffer.terminal, "router.buffer.terminal");
-    need(r.buffer.local, "router.buffer.local");
-    need(r.buffer.global, "router.buffer.global");
-    need(c.nic.ejection_buffer, "nic.ejection_buffer");
-    if (r.output_buffer > 0) need(r.output_buffer, "router.output_buffer");
-  }
   if (c.sim.watchdog <= c.link.latency.global + c.link.latency.local)
     ctx.fail("sim.watchdog", "must exceed the link latencies");
   std::vector<std::string> names;
@@ -111,6 +101,27 @@ Config load_config(const std::string& file, const std::vector<std::string>& over
     make_routing(c.routing, *topo);
   } catch (const config::ConfigError& e) {
     ctx.fail(std::string(e.what()).rfind("routing", 0) == 0 ? "routing" : "topology", e.what());
+  }
+  // Virtual cut-through: every buffer a packet can enter must hold a whole packet (only the
+  // link classes this topology has are checked).
+  if (c.router.flow_control == FlowControl::VirtualCutThrough) {
+    const std::uint32_t mp = c.nic.max_packet;
+    bool used[kNumLinkClasses] = {false, false, false};
+    for (RouterId r = 0; r < topo->num_routers(); ++r)
+      for (PortId p = 0; p < topo->num_ports(r); ++p) {
+        const PortPeer pp = topo->peer(r, p);
+        if (pp.kind != PortPeer::Kind::None) used[static_cast<int>(pp.link)] = true;
+      }
+    auto need = [&](std::uint32_t depth, const std::string& key) {
+      if (depth < mp)
+        ctx.fail(key, "virtual cut-through needs room for a whole packet: " + std::to_string(depth) + " < nic.max_packet " +
+                          std::to_string(mp));
+    };
+    if (used[0]) need(c.router.buffer.terminal, "router.buffer.terminal");
+    if (used[1]) need(c.router.buffer.local, "router.buffer.local");
+    if (used[2]) need(c.router.buffer.global, "router.buffer.global");
+    need(c.nic.ejection_buffer, "nic.ejection_buffer");
+    if (c.router.output_buffer > 0) need(c.router.output_buffer, "router.output_buffer");
   }
   const auto groups = resolve_groups(c.traffic, topo->num_nodes(), c.seed, ctx);
   for (std::size_t i = 0; i < c.traffic.classes.size(); ++i) {

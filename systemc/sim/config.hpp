@@ -22,6 +22,7 @@ struct SimConfig {
   Cycle watchdog = 20000;
   bool check_quiescent = true;
   double clock_ghz = 1.0;
+  bool latency_from_first_injection = false;
   static const config::Schema& schema();
 };
 

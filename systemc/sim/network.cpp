@@ -86,6 +86,7 @@ Network::Network(sc_core::sc_module_name name, const Config& cfg)
                cfg_.router.buffer.terminal,
                cfg_.link.latency.terminal,
                cfg_.router.flow_control == FlowControl::VirtualCutThrough,
+               cfg_.sim.latency_from_first_injection,
                period_};
     nics_.push_back(std::make_unique<Nic>(("nic_" + std::to_string(n)).c_str(), n, env, mechanism_->nic_hooks(n, mctx)));
     nics_.back()->clk(clk);

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Runs one config under two sets of overrides and requires identical results: every field of
-stats.json except those named with --ignore (and perf). Used for "mechanism X in its neutral
+stats.json except those named with --ignore (dotted paths, e.g. protocol.retransmit_buffer_peak)
+and perf. Used for "mechanism X in its neutral
 setting equals the baseline cycle for cycle".
 
   check_equivalent.py CCNET CONFIG OUT --a key=v ... --b key=v ... [--ignore field]...
@@ -28,7 +29,11 @@ def run(tag, sets):
     with open(f"{args.out}/{tag}/stats.json") as f:
         d = json.load(f)
     for k in ["perf"] + args.ignore:
-        d.pop(k, None)
+        *parents, leaf = k.split(".")
+        node = d
+        for part in parents:
+            node = node.get(part, {})
+        node.pop(leaf, None)
     return d
 
 

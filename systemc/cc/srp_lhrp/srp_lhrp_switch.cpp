@@ -1,0 +1,116 @@
+// Switch side of SRP/SMSRP/LHRP: the speculative queuing-timeout drop (SRP, SMSRP, LHRP fabric
+// drop) and the last-hop scheduler (LHRP drops and retransmission times, reservations served at
+// the last hop). Every drop emits exactly one NACK from the switch's own control source; when
+// that source is full the packet is not dropped.
+#include <memory>
+#include <vector>
+
+#include "blocks/lhrp_scheduler.hpp"
+#include "cc/srp_lhrp/srp_lhrp.hpp"
+#include "core/error.hpp"
+#include "router/router_config.hpp"
+
+namespace ccnet::srp_lhrp {
+namespace {
+
+class SwitchHooks : public RouterHooks {
+ public:
+  SwitchHooks(const Params& p, const Vnets& v, PortId endpoints)
+      : p_(p), v_(v),
+        sched_(blocks::LhrpSchedulerParams{endpoints,
+                                           p.last_hop_drop() ? p.threshold : 0xffffffffu}) {}
+
+  ArrivalAction on_arrival(RouterApi& api, Packet& pkt, const BufferState&) override {
+    const PortId e = api.terminal_port_of(pkt.dst);
+    if (e == kNoPort) return ArrivalAction::Accept;  // not the last hop
+    if (pkt.kind == PacketKind::Reservation && p_.last_hop_scheduler()) {
+      const auto d = sched_.arrive({e, pkt.amount, blocks::LhrpKind::Reservation}, api.now(), true);
+      queue_grant(api, pkt, d.time);
+      return ArrivalAction::Consume;
+    }
+    if (pkt.kind != PacketKind::Data) return ArrivalAction::Accept;
+    const bool spec = pkt.has(kFlagSpeculative);
+    const bool slot = api.can_emit(v_.ack, 1);
+    const auto d = sched_.arrive({e, pkt.size, spec ? blocks::LhrpKind::Speculative : blocks::LhrpKind::Data}, api.now(), slot);
+    if (!d.drop) return ArrivalAction::Accept;
+    nack(api, pkt, true, d.time);
+    return ArrivalAction::Drop;
+  }
+
+  void on_output_tail(RouterApi& api, Packet& pkt, PortId out) override {
+    if (pkt.kind == PacketKind::Data && api.terminal_port_of(pkt.dst) == out) {
+      sched_.depart(out, pkt.size);
+      check(api);
+    }
+  }
+
+  bool wants_head_scan() const override { return p_.timeout_drop(); }
+  bool on_queue_head(RouterApi& api, Packet& pkt, PortId, Cycle arrived) override {
+    if (pkt.kind != PacketKind::Data || !pkt.has(kFlagSpeculative)) return false;
+    if (api.now() - arrived < p_.timeout || !api.can_emit(v_.ack, 1)) return false;
+    // Counted at arrival for its last-hop endpoint: it will never leave on the ejection port.
+    const PortId e = api.terminal_port_of(pkt.dst);
+    if (e != kNoPort) sched_.depart(e, pkt.size);
+    nack(api, pkt, false, 0);
+    return true;
+  }
+
+  void tick(RouterApi& api) override {
+    // Grants wait for room in the switch's control source.
+    while (!grants_.empty() && api.can_emit(v_.gnt, 1)) {
+      Packet& g = api.packets()[grants_.front()];
+      if (!api.emit(g)) break;
+      grants_.erase(grants_.begin());
+    }
+  }
+
+ private:
+  void nack(RouterApi& api, const Packet& pkt, bool timed, Cycle t) {
+    Packet& n = api.packets().allocate();
+    n.kind = PacketKind::Nack;
+    n.src = pkt.dst;
+    n.dst = pkt.src;
+    n.size = 1;
+    n.message = pkt.message;
+    n.seq = pkt.seq;
+    n.amount = pkt.size;  // flits dropped
+    n.traffic_class = pkt.traffic_class;
+    n.created = api.now();
+    if (timed) {
+      n.set(kFlagHasTime);
+      n.time = t;
+    }
+    if (!api.emit(n)) throw ModelError("router " + std::to_string(api.id()) + ": NACK queue full after a drop");
+  }
+  void queue_grant(RouterApi& api, const Packet& res, Cycle t) {
+    Packet& g = api.packets().allocate();
+    g.kind = PacketKind::Grant;
+    g.src = res.dst;
+    g.dst = res.src;
+    g.size = 1;
+    g.message = res.message;
+    g.seq = res.seq;  // tags coalesced (LHRP 6.1) reservations
+    g.traffic_class = res.traffic_class;
+    g.created = api.now();
+    g.set(kFlagHasTime);
+    g.time = t;
+    grants_.push_back(g.id);
+  }
+  void check(RouterApi& api) const {
+    if (sched_.error())
+      throw ModelError("router " + std::to_string(api.id()) + ": LHRP queued-flit counter went negative");
+  }
+  const Params& p_;
+  Vnets v_;
+  blocks::LhrpScheduler sched_;
+  std::vector<PacketId> grants_;
+};
+
+}  // namespace
+
+std::unique_ptr<RouterHooks> make_switch_hooks(const Params& p, const Vnets& v, const MechanismContext& ctx) {
+  if (!p.last_hop_scheduler() && !p.timeout_drop()) return nullptr;
+  return std::make_unique<SwitchHooks>(p, v, ctx.max_ports);
+}
+
+}  // namespace ccnet::srp_lhrp
