@@ -68,6 +68,7 @@ def plots(blocks, rows, outdir):
             ax.set_xticks(xs)
             ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
             ax.xaxis.set_minor_locator(ticker.NullLocator())
+            ax.yaxis.set_major_locator(ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
             ax.yaxis.set_major_formatter(plain)
             ax.yaxis.set_minor_formatter(ticker.NullFormatter())
             ax.grid(True, which="both", alpha=0.3)
