@@ -112,30 +112,41 @@ void PacketWatch::write(Cycle now, const Packet& p, std::string_view component, 
   ++events_;
 }
 
-void PacketWatch::formed(Packet& p, Cycle now, std::string_view nic, const char* what) {
-  const NodeId src = static_cast<NodeId>(p.message >> kMessageNodeShift);
-  const std::uint64_t msg = p.message & ((1ull << kMessageNodeShift) - 1);
-  if (src < messages_.size()) messages_[src] = std::max(messages_[src], msg + 1);
+bool PacketWatch::selects(NodeId src, std::uint64_t msg, std::uint32_t seq, NodeId dst) {
   bool selected = false;
   for (std::size_t i = 0; i < sel_.packets.size(); ++i) {
     const auto& n = sel_.packets[i];
-    if (n.src == src && n.message == msg && (n.seq < 0 || static_cast<std::uint64_t>(n.seq) == p.seq)) {
+    if (n.src == src && n.message == msg && (n.seq < 0 || static_cast<std::uint64_t>(n.seq) == seq)) {
       packet_matched_[i] = true;
       selected = true;
     }
   }
   for (std::size_t i = 0; i < sel_.flows.size(); ++i) {
-    if (sel_.flows[i].src == p.src && sel_.flows[i].dst == p.dst) {
+    if (sel_.flows[i].src == src && sel_.flows[i].dst == dst) {
       flow_matched_[i] = true;
       selected = true;
     }
   }
-  if (!selected) return;
+  return selected;
+}
+
+void PacketWatch::formed(Packet& p, Cycle now, std::string_view nic, const char* what) {
+  const NodeId src = static_cast<NodeId>(p.message >> kMessageNodeShift);
+  const std::uint64_t msg = p.message & ((1ull << kMessageNodeShift) - 1);
+  if (src < messages_.size()) messages_[src] = std::max(messages_[src], msg + 1);
+  if (!selects(src, msg, p.seq, p.dst)) return;
   p.set(kFlagWatched);
-  ++watched_;
+  if (!p.has(kFlagRetransmit)) ++watched_;  // a retransmission is the same packet again
   write(now, p, nic, what,
         fmt::format("src={} dst={} size={} created={} queued={} class={} msg_packets={}", p.src, p.dst, p.size,
                     p.created, now - p.created, p.traffic_class, p.message_packets));
+}
+
+void PacketWatch::control_formed(Packet& p, Cycle now, std::string_view component) {
+  const NodeId src = static_cast<NodeId>(p.message >> kMessageNodeShift);
+  if (!selects(src, p.message & ((1ull << kMessageNodeShift) - 1), p.seq, p.dst)) return;
+  p.set(kFlagWatched);
+  write(now, p, component, "created", fmt::format("dst={} size={} amount={}", p.dst, p.size, p.amount));
 }
 
 void PacketWatch::answered(const Packet& cause, Packet& reply, Cycle now, std::string_view component) {

@@ -60,7 +60,11 @@ class PacketWatch {
   // Selects it (sets kFlagWatched) if it matches; reports `what` ("created", or e.g.
   // "retransmitted" for a packet formed again from a retransmit buffer).
   void formed(Packet& p, Cycle now, std::string_view nic, const char* what = "created");
-  // A control packet `reply` answering `cause` was created (ACK, NACK, CNP, ...): watched
+  // A control packet about a message, created on its own initiative (not answering a packet),
+  // e.g. a reservation: watched and reported when its message or flow is selected. It does not
+  // count as a watched packet.
+  void control_formed(Packet& p, Cycle now, std::string_view component);
+  // A control packet `reply` answering `cause` was created (ACK, NACK, CNP, grant, ...): watched
   // and reported when `cause` is.
   void answered(const Packet& cause, Packet& reply, Cycle now, std::string_view component);
   // Any other event of a watched packet (ECN mark, drop, NACK received, retransmission...).
@@ -85,7 +89,7 @@ class PacketWatch {
   static std::string name_of(const Packet& p);
 
   std::uint64_t events() const { return events_; }
-  std::uint64_t packets_watched() const { return watched_; }
+  std::uint64_t packets_watched() const { return watched_; }  // data packets (retransmissions not again)
   // Selections that matched no packet formed in the run, each as the option given and why.
   std::vector<std::string> unmatched() const;
 
@@ -101,6 +105,8 @@ class PacketWatch {
     Cycle earliest_vc = 0, earliest_sw = 0, earliest_departure = 0;
   };
   Hop* find_hop(std::string_view router, PacketId id);
+  // Whether the selection names this packet's message (or flow); marks what matched.
+  bool selects(NodeId src, std::uint64_t msg, std::uint32_t seq, NodeId dst);
   void write(Cycle now, const Packet& p, std::string_view component, std::string_view what, std::string_view details);
 
   WatchSelection sel_;

@@ -311,6 +311,60 @@ traffic:
   CHECK(res.stats["protocol"]["becn_notifications"].get<std::uint64_t>() > 0);
 }
 
+TEST_CASE("watch: LHRP drops, NACKs and retransmissions of a watched flow", "[trace]") {
+  auto net = test::build_network(R"(
+sim: {warmup: 2000, measure: 4000, drain_limit: 300000}
+topology: {type: mesh, k: 4, n: 2}
+router: {vcs_per_level: 2, voq: true, speedup: 2, output_buffer: 16, buffer: {terminal: 16, local: 16}}
+nic: {max_packet: 4}
+cc: {mechanism: lhrp, threshold: 16}
+traffic:
+  groups:
+    - {name: hot, nodes: [5]}
+    - {name: senders, nodes: [0, 2, 8, 10, 12, 15]}
+  classes:
+    - {name: h, pattern: {type: hotspot}, sources: senders, destinations: hot, rate: 0.3, size: 4, stop: 6000}
+)");
+  WatchSelection sel;
+  sel.flows.push_back(parse_watch_flow("0:5"));
+  PacketWatch watch(sel, net->topology().num_nodes());
+  std::ostringstream log;
+  watch.add_sink(log);
+  net->packets().set_watch(&watch);
+  const RunResult res = run_network(*net, RunOptions{});
+  REQUIRE(res.stats["quiescent_checked"].get<bool>());
+  std::map<std::string, std::vector<Line>> by_packet;
+  for (const auto& l : parse_watch(log.str())) by_packet[l.packet].push_back(l);
+  std::size_t drops = 0;
+  for (const auto& [name, ev] : by_packet) {
+    INFO("packet " << name);
+    std::size_t d = 0, nack_created = 0, nack_ejected = 0, retx = 0, delivered = 0;
+    for (const auto& l : ev) {
+      if (l.kind == "data" && l.event == "drop") {
+        ++d;
+        CHECK(l.component == "net.router_5");  // LHRP drops at the last hop only
+      }
+      if (l.kind == "nack" && l.event == "created") {
+        ++nack_created;
+        CHECK(l.component == "net.router_5");  // the switch that dropped it answers
+      }
+      if (l.kind == "nack" && l.event == "ejected") {
+        ++nack_ejected;
+        CHECK(l.component == "net.nic_0");
+      }
+      if (l.kind == "data" && l.event == "retransmitted") ++retx;
+      if (l.kind == "data" && l.event == "ejected") ++delivered;
+    }
+    CHECK(nack_created == d);
+    CHECK(nack_ejected == d);
+    CHECK(retx == d);
+    CHECK(delivered == 1);  // exactly once, however often it was dropped
+    drops += d;
+  }
+  CHECK(drops > 0);
+  CHECK(by_packet.size() == watch.packets_watched());
+}
+
 TEST_CASE("trace and watch options: errors name what is wrong", "[trace]") {
   Cycle a = 0, b = 0;
   parse_trace_window("100:200", a, b);

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "cc/srp_lhrp/srp_lhrp.hpp"
+#include "core/watch.hpp"
 #include "core/error.hpp"
 
 namespace ccnet::srp_lhrp {
@@ -82,6 +83,7 @@ class NicSide : public NicHooks {
     r.seq = seq;
     r.amount = flits;
     r.traffic_class = cls;
+    if (PacketWatch* w = api.packets().watch()) w->control_formed(r, api.now(), {});
     api.send_control(r);
   }
 
@@ -171,6 +173,7 @@ class NicSide : public NicHooks {
     g.traffic_class = r.traffic_class;
     g.set(kFlagHasTime);
     g.time = t;
+    if (PacketWatch* w = api.packets().watch()) w->answered(r, g, api.now(), {});
     api.send_control(g);
   }
 

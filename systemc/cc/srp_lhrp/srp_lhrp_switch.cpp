@@ -8,6 +8,7 @@
 #include "blocks/lhrp_scheduler.hpp"
 #include "cc/srp_lhrp/srp_lhrp.hpp"
 #include "core/error.hpp"
+#include "core/watch.hpp"
 #include "router/router_config.hpp"
 
 namespace ccnet::srp_lhrp {
@@ -80,6 +81,7 @@ class SwitchHooks : public RouterHooks {
       n.set(kFlagHasTime);
       n.time = t;
     }
+    if (PacketWatch* w = api.packets().watch()) w->answered(pkt, n, api.now(), {});
     if (!api.emit(n)) throw ModelError("router " + std::to_string(api.id()) + ": NACK queue full after a drop");
   }
   void queue_grant(RouterApi& api, const Packet& res, Cycle t) {
@@ -94,6 +96,7 @@ class SwitchHooks : public RouterHooks {
     g.created = api.now();
     g.set(kFlagHasTime);
     g.time = t;
+    if (PacketWatch* w = api.packets().watch()) w->answered(res, g, api.now(), {});
     grants_.push_back(g.id);
   }
   void check(RouterApi& api) const {
