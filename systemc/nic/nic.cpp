@@ -370,6 +370,11 @@ void Nic::start_streams() {
 
 void Nic::send_flit() {
   requests_.clear();
+  if (!data_stream_.busy() && !retx_stream_.busy() && control_queued_ == 0) {
+    bool any = false;
+    for (const auto& s : control_streams_) any = any || s.busy();
+    if (!any) return;
+  }
   // The two data streams may carry the same vnet: each needs a VC the other is not using.
   if (data_stream_.busy() && data_stream_.vc == kNoVc)
     data_stream_.vc = choose_vc(env_.packets[data_stream_.packet].vnet, retx_stream_.busy() ? retx_stream_.vc : kNoVc);
@@ -425,7 +430,9 @@ void Nic::commit_and_write() {
       fail("injection credit counter violation (credits beyond the router's buffer depth)");
     gives_.clear();
   }
-  engine_.commit(now_, engine_grant_, engine_len_, becn_.data(), becn_.size());
+  // The engine's state changes only with a grant, a BECN or its timer.
+  if (engine_grant_ >= 0 || !becn_.empty() || engine_.params().timer_period != 0)
+    engine_.commit(now_, engine_grant_, engine_len_, becn_.data(), becn_.size());
   becn_.clear();
   engine_grant_ = -1;
   if (send_ != last_written_) {
