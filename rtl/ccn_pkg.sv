@@ -22,6 +22,9 @@ package ccn_pkg;
   /// Bits of a packet-kind code on the wire (packet_kind_e).
   localparam int unsigned PacketKindWidth /*verilator public*/ = 3;
 
+  /// Bits of an LHRP scheduler arrival-lane kind (lhrp_kind_e).
+  localparam int unsigned LhrpKindWidth /*verilator public*/ = 2;
+
   /// Packet-kind codes on the wire (ccnet::PacketKind).
   typedef enum logic [PacketKindWidth-1:0] {
     PktKindData = 3'd0,
@@ -44,6 +47,19 @@ package ccn_pkg;
   localparam int unsigned PktKindGrantCode /*verilator public*/ = 32'(PktKindGrant);
   localparam int unsigned PktKindRetryCode /*verilator public*/ = 32'(PktKindRetry);
   localparam int unsigned PktKindCongestionNotificationCode /*verilator public*/ = 32'(PktKindCongestionNotification);
+
+  /// Arrival-lane kinds of the LHRP last-hop scheduler (ccnet::blocks::LhrpKind).
+  typedef enum logic [LhrpKindWidth-1:0] {
+    LhrpKindData = 2'd0,
+    LhrpKindSpeculative = 2'd1,
+    LhrpKindReservation = 2'd2
+  } lhrp_kind_e;
+
+  /// Number of LHRP lane kinds (codes from NumLhrpKinds up are no kind).
+  localparam int unsigned NumLhrpKinds /*verilator public*/ = 3;
+  localparam int unsigned LhrpKindDataCode /*verilator public*/ = 32'(LhrpKindData);
+  localparam int unsigned LhrpKindSpeculativeCode /*verilator public*/ = 32'(LhrpKindSpeculative);
+  localparam int unsigned LhrpKindReservationCode /*verilator public*/ = 32'(LhrpKindReservation);
   /* verilator lint_on UNUSEDPARAM */
 
 endpackage

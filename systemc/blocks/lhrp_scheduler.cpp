@@ -19,7 +19,9 @@ void LhrpScheduler::reset() {
 LhrpScheduler::Decision LhrpScheduler::arrive(const Arrival& a, Cycle now, bool nack_slot) {
   Decision d;
   const std::uint32_t e = a.endpoint;
-  if (e >= p_.endpoints) {
+  // A lane naming no endpoint, or with a kind code that is no kind (the RTL's 2-bit code 3), is
+  // a violation and is ignored.
+  if (e >= p_.endpoints || static_cast<std::uint8_t>(a.kind) > static_cast<std::uint8_t>(LhrpKind::Reservation)) {
     error_ = true;
     return d;
   }

@@ -14,13 +14,15 @@
 //   * reservation of `len`:   t = max(now, T_next[e]); T_next[e] = t + len; grant(t)
 // A full NACK queue (no free slot) never loses a packet: it is accepted instead.
 // Tails leaving on the endpoint's ejection port decrement Q[e] by the packet length (at the
-// clock edge, after the lanes). Q[e] going negative is a violation (sticky error flag).
-// T_next[e] never decreases.
+// clock edge, after the lanes). Violations set the sticky error flag and change nothing else:
+// Q[e] going negative (Q[e] becomes 0), an arrival for an endpoint >= endpoints or of a kind that
+// is none of the three (no decision, the lane is ignored). T_next[e] never decreases.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "core/hw_consts.hpp"
 #include "core/types.hpp"
 
 namespace ccnet::blocks {
@@ -31,6 +33,12 @@ struct LhrpSchedulerParams {
 };
 
 enum class LhrpKind : std::uint8_t { Data = 0, Speculative = 1, Reservation = 2 };
+// The RTL's lane-kind codes (rtl/ccn_pkg.sv lhrp_kind_e) are these values.
+static_assert(static_cast<unsigned>(LhrpKind::Data) == static_cast<unsigned>(hw::LhrpKindCode::Data) &&
+                  static_cast<unsigned>(LhrpKind::Speculative) == static_cast<unsigned>(hw::LhrpKindCode::Speculative) &&
+                  static_cast<unsigned>(LhrpKind::Reservation) == static_cast<unsigned>(hw::LhrpKindCode::Reservation) &&
+                  hw::kNumLhrpKindCodes == 3,
+              "LhrpKind differs from the hardware lane-kind codes (core/hw_consts.hpp)");
 
 class LhrpScheduler {
  public:

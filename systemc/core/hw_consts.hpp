@@ -12,6 +12,8 @@
 //   CCN_HW_CONSTANTS(X):    X(Name, value, "doc")  ->  C++ ccnet::hw::kName, SV ccn_pkg::Name
 //   CCN_HW_PACKET_KINDS(X): X(Name, code)          ->  C++ ccnet::hw::PacketKindCode::Name,
 //                                                      SV ccn_pkg::PktKind<Name> (packet_kind_e)
+//   CCN_HW_LHRP_KINDS(X):   X(Name, code)          ->  C++ ccnet::hw::LhrpKindCode::Name,
+//                                                      SV ccn_pkg::LhrpKind<Name> (lhrp_kind_e)
 #pragma once
 
 #include <cstdint>
@@ -25,7 +27,8 @@
   X(MaxVcs, 16u, "Most virtual channels (or VOQs) per port.")                                        \
   X(MaxPrioLevels, 4u, "Most arbitration priority levels (traffic classes).")                        \
   X(MaxPorts, 64u, "Most ports of one router.")                                                      \
-  X(PacketKindWidth, 3u, "Bits of a packet-kind code on the wire (packet_kind_e).")
+  X(PacketKindWidth, 3u, "Bits of a packet-kind code on the wire (packet_kind_e).")              \
+  X(LhrpKindWidth, 2u, "Bits of an LHRP scheduler arrival-lane kind (lhrp_kind_e).")
 
 // Packet-kind codes on the wire; must equal ccnet::PacketKind (core/types.hpp), checked below.
 #define CCN_HW_PACKET_KINDS(X) \
@@ -36,6 +39,13 @@
   X(Grant, 4u)                 \
   X(Retry, 5u)                 \
   X(CongestionNotification, 6u)
+
+// Arrival-lane kinds of the LHRP last-hop scheduler (ccn_lhrp_scheduler arr_kind_i); must equal
+// ccnet::blocks::LhrpKind (blocks/lhrp_scheduler.hpp checks it). The code 3 is no kind.
+#define CCN_HW_LHRP_KINDS(X) \
+  X(Data, 0u)                \
+  X(Speculative, 1u)         \
+  X(Reservation, 2u)
 
 namespace ccnet::hw {
 
@@ -56,13 +66,22 @@ enum class PacketKindCode : std::uint8_t {
 CCN_HW_PACKET_KINDS(CCN_HW_CHECK_KIND)
 #undef CCN_HW_CHECK_KIND
 
+enum class LhrpKindCode : std::uint8_t {
+#define CCN_HW_DECLARE_KIND(name, code) name = code,
+  CCN_HW_LHRP_KINDS(CCN_HW_DECLARE_KIND)
+#undef CCN_HW_DECLARE_KIND
+};
+
 #define CCN_HW_COUNT_KIND(name, code) +1
 inline constexpr int kNumPacketKindCodes = 0 CCN_HW_PACKET_KINDS(CCN_HW_COUNT_KIND);
+inline constexpr int kNumLhrpKindCodes = 0 CCN_HW_LHRP_KINDS(CCN_HW_COUNT_KIND);
 #undef CCN_HW_COUNT_KIND
 static_assert(kNumPacketKindCodes == ::ccnet::kNumPacketKinds,
               "hw_consts.hpp: every PacketKind needs a wire code");
 static_assert((1u << kPacketKindWidth) >= static_cast<unsigned>(kNumPacketKindCodes),
               "hw_consts.hpp: PacketKindWidth too small for the packet kinds");
+static_assert((1u << kLhrpKindWidth) >= static_cast<unsigned>(kNumLhrpKindCodes),
+              "hw_consts.hpp: LhrpKindWidth too small for the LHRP lane kinds");
 static_assert(kMaxCreditLanes >= 1 && kMaxVcs >= 1 && kMaxPrioLevels >= 1 && kMaxPorts >= 1);
 
 // Width of an index into `n` things as the RTL declares it ($clog2, at least one bit).

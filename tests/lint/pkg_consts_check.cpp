@@ -23,6 +23,14 @@ CCN_HW_PACKET_KINDS(CCN_CHECK_KIND)
 static_assert(Pkg::NumPacketKinds == static_cast<unsigned>(ccnet::hw::kNumPacketKindCodes),
               "ccn_pkg::NumPacketKinds differs from hw_consts.hpp");
 
+#define CCN_CHECK_LHRP_KIND(name, code)                                                       \
+  static_assert(Pkg::LhrpKind##name##Code == static_cast<unsigned>(ccnet::hw::LhrpKindCode::name), \
+                "ccn_pkg::LhrpKind" #name " differs from hw_consts.hpp");
+CCN_HW_LHRP_KINDS(CCN_CHECK_LHRP_KIND)
+#undef CCN_CHECK_LHRP_KIND
+static_assert(Pkg::NumLhrpKinds == static_cast<unsigned>(ccnet::hw::kNumLhrpKindCodes),
+              "ccn_pkg::NumLhrpKinds differs from hw_consts.hpp");
+
 // libsystemc.so owns main(): the entry point is sc_main.
 int sc_main(int, char*[]) {
   int n = 0;
@@ -34,6 +42,11 @@ int sc_main(int, char*[]) {
   std::printf("ccn_pkg::PktKind%-23s = %u (C++ %u)\n", #name, static_cast<unsigned>(Pkg::PktKind##name##Code), \
               static_cast<unsigned>(ccnet::hw::PacketKindCode::name));
   CCN_HW_PACKET_KINDS(CCN_PRINT_KIND)
-  std::printf("all %d constants and %d packet-kind codes agree\n", n, ccnet::hw::kNumPacketKindCodes);
+#define CCN_PRINT_LHRP_KIND(name, code)                                                                   \
+  std::printf("ccn_pkg::LhrpKind%-22s = %u (C++ %u)\n", #name, static_cast<unsigned>(Pkg::LhrpKind##name##Code), \
+              static_cast<unsigned>(ccnet::hw::LhrpKindCode::name));
+  CCN_HW_LHRP_KINDS(CCN_PRINT_LHRP_KIND)
+  std::printf("all %d constants, %d packet-kind codes and %d LHRP lane-kind codes agree\n", n,
+              ccnet::hw::kNumPacketKindCodes, ccnet::hw::kNumLhrpKindCodes);
   return 0;
 }

@@ -59,3 +59,33 @@ TEST_CASE("lhrp scheduler: infinite threshold never drops", "[lhrp_scheduler]") 
   LhrpScheduler s({1, 0xffffffffu});
   for (int i = 0; i < 1000; ++i) CHECK_FALSE(s.arrive({0, 24, LhrpKind::Speculative}, 0, true).drop);
 }
+
+TEST_CASE("lhrp scheduler: an arrival naming no endpoint or no kind is a violation and is ignored", "[lhrp_scheduler]") {
+  LhrpScheduler s({2, 0});
+  s.arrive({0, 3, LhrpKind::Reservation}, 5, true);
+  // Endpoint 2 of 2: no decision, no state change, sticky error.
+  auto d = s.arrive({2, 4, LhrpKind::Speculative}, 5, true);
+  CHECK_FALSE(d.drop);
+  CHECK_FALSE(d.grant);
+  CHECK(d.time == 0);
+  CHECK(s.error());
+  // Kind code 3 (the RTL's 2-bit lane kind that is none of the three): the same.
+  LhrpScheduler k({1, 0});
+  d = k.arrive({0, 4, static_cast<LhrpKind>(3)}, 7, true);
+  CHECK_FALSE(d.drop);
+  CHECK_FALSE(d.grant);
+  CHECK(k.queued(0) == 0);
+  CHECK(k.next_free(0) == 0);
+  CHECK(k.error());
+  // Threshold 0 drops every speculative packet while NACK slots last; the others are queued.
+  LhrpScheduler z({1, 0});
+  CHECK(z.arrive({0, 2, LhrpKind::Speculative}, 1, true).drop);
+  CHECK_FALSE(z.arrive({0, 2, LhrpKind::Speculative}, 1, false).drop);
+  CHECK(z.queued(0) == 2);
+  CHECK(z.next_free(0) == 3);
+  CHECK_FALSE(z.error());
+  // A departure equal to the queued flits empties the count without an error.
+  z.depart(0, 2);
+  CHECK(z.queued(0) == 0);
+  CHECK_FALSE(z.error());
+}
