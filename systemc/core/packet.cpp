@@ -22,6 +22,23 @@ Packet& PacketPool::allocate() {
   return p;
 }
 
+Packet& PacketPool::control(PacketKind kind, const Packet& about, NodeId src, NodeId dst, Cycle now) {
+  // `about` may live in this pool: read it before allocate() reuses a slot.
+  const MessageId message = about.message;
+  const std::uint32_t seq = about.seq;
+  const std::uint8_t cls = about.traffic_class;
+  Packet& p = allocate();
+  p.kind = kind;
+  p.src = src;
+  p.dst = dst;
+  p.size = 1;
+  p.message = message;
+  p.seq = seq;
+  p.traffic_class = cls;
+  p.created = now;
+  return p;
+}
+
 void PacketPool::release(PacketId id) {
   if (id >= size_ || (*this)[id].id != id)
     throw std::logic_error("PacketPool::release of packet " + std::to_string(id) +

@@ -55,6 +55,9 @@ class PacketPool {
 
   // Returns a fresh packet with every field at its default and a valid id.
   Packet& allocate();
+  // A single-flit control packet (ACK, NACK, grant, CNP, ...) from `src` to `dst` about packet
+  // `about`: carries its message, seq and traffic class; created at `now`.
+  Packet& control(PacketKind kind, const Packet& about, NodeId src, NodeId dst, Cycle now);
   void release(PacketId id);
 
   static constexpr unsigned kChunkBits = 12;

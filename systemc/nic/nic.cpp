@@ -184,17 +184,9 @@ void Nic::eject(const Packet& cp) {
     if (complete) env_.stats.message_completed(p.traffic_class, p.created, now_, p.has(kFlagMeasured));
     Packet* ack = nullptr;
     if (env_.config.acks || env_.mechanism.requires_acks()) {
-      ack = &env_.packets.allocate();
-      ack->kind = PacketKind::Ack;
-      ack->src = id_;
-      ack->dst = p.src;
-      ack->size = 1;
-      ack->message = p.message;
-      ack->seq = p.seq;
+      ack = &env_.packets.control(PacketKind::Ack, p, id_, p.src, now_);
       ack->amount = p.size;  // flits acknowledged
       ack->ref = p.ref;
-      ack->traffic_class = p.traffic_class;
-      ack->created = now_;
     }
     if (hooks_) hooks_->on_data(*this, p, ack);
     if (ack && env_.packets.watch()) env_.packets.watch()->answered(p, *ack, now_, name());

@@ -224,6 +224,19 @@ void Router::accept_flit(PortId port, const Flit& f) {
   counters_.last_progress = now_;
 }
 
+Router::Slot Router::pop_head(InputPort& in, InputVc& ivc, Queue& q) {
+  const auto idx = q.head;
+  const Slot s = ivc.slots[idx];
+  q.head = s.next;
+  if (q.head < 0) q.tail = -1;
+  --q.flits;
+  ivc.slots[idx].next = ivc.free_head;
+  ivc.free_head = idx;
+  --ivc.used;
+  --in.buffered;
+  return s;
+}
+
 void Router::start_head(PortId port, std::uint32_t qi, Queue& q, Cycle earliest) {
   const Slot& s = inputs_[port].vcs[qi / queues_per_vc_].slots[q.head];
   q.state = QueueState::WaitVc;
@@ -309,15 +322,7 @@ void Router::allocate_switch() {
     Queue& q = in.queues[g.req];
     const auto in_vc = static_cast<VcId>(g.req / queues_per_vc_);
     InputVc& ivc = in.vcs[in_vc];
-    const auto idx = q.head;
-    const Slot s = ivc.slots[idx];
-    q.head = s.next;
-    if (q.head < 0) q.tail = -1;
-    --q.flits;
-    ivc.slots[idx].next = ivc.free_head;
-    ivc.free_head = idx;
-    --ivc.used;
-    --in.buffered;
+    const Slot s = pop_head(in, ivc, q);
     if (!in.internal) return_credit(in_port, in_vc);
     Flit f = s.flit;
     f.vc = q.out_vc;
@@ -494,15 +499,7 @@ void Router::drop_head_packet(PortId port, std::uint32_t qi, Queue& q) {
   if (watching(id)) watch_ended(env_.packets[id], port, vc, "drop", "queue_head");
   bool tail_found = false;
   while (q.head >= 0 && ivc.slots[q.head].flit.packet == id) {
-    const auto idx = q.head;
-    tail_found = ivc.slots[idx].flit.tail;
-    q.head = ivc.slots[idx].next;
-    if (q.head < 0) q.tail = -1;
-    --q.flits;
-    ivc.slots[idx].next = ivc.free_head;
-    ivc.free_head = idx;
-    --ivc.used;
-    --in.buffered;
+    tail_found = pop_head(in, ivc, q).flit.tail;
     --buffered_;
     ++counters_.flits_dropped;
     return_credit(port, vc);

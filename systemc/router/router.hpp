@@ -206,6 +206,8 @@ class Router : public sc_core::sc_module, public RouterApi, public CongestionVie
   void list_remove(std::vector<std::uint32_t>& list, Queue& q);
   Queue& queue_ref(std::uint32_t ref) { return inputs_[ref >> 16].queues[ref & 0xffff]; }
   void start_head(PortId port, std::uint32_t qi, Queue& q, Cycle earliest);
+  // Unlinks the head flit of queue q from its VC buffer and frees the slot.
+  Slot pop_head(InputPort& in, InputVc& ivc, Queue& q);
   void drop_head_packet(PortId port, std::uint32_t qi, Queue& q);
   void return_credit(PortId port, VcId vc);
   [[noreturn]] void fail(const std::string& what) const;

@@ -164,13 +164,7 @@ class EcnNicHooks : public NicHooks {
       ack->set(kFlagBecn);
       return;
     }
-    Packet& cnp = api.packets().allocate();
-    cnp.kind = PacketKind::CongestionNotification;
-    cnp.dst = data.src;
-    cnp.size = 1;
-    cnp.message = data.message;
-    cnp.seq = data.seq;
-    cnp.traffic_class = data.traffic_class;
+    Packet& cnp = api.packets().control(PacketKind::CongestionNotification, data, api.id(), data.src, api.now());
     cnp.set(kFlagBecn);
     if (PacketWatch* w = api.packets().watch()) w->answered(data, cnp, api.now(), {});
     api.send_control(cnp);

@@ -75,14 +75,12 @@ class NicSide : public NicHooks {
   };
 
   void reserve(NicApi& api, NodeId dst, MessageId message, std::uint32_t seq, std::uint32_t flits, std::uint8_t cls) {
-    Packet& r = api.packets().allocate();
-    r.kind = PacketKind::Reservation;
-    r.dst = dst;
-    r.size = 1;
-    r.message = message;
-    r.seq = seq;
+    Packet about;
+    about.message = message;
+    about.seq = seq;
+    about.traffic_class = cls;
+    Packet& r = api.packets().control(PacketKind::Reservation, about, api.id(), dst, api.now());
     r.amount = flits;
-    r.traffic_class = cls;
     if (PacketWatch* w = api.packets().watch()) w->control_formed(r, api.now(), {});
     api.send_control(r);
   }
@@ -164,13 +162,7 @@ class NicSide : public NicHooks {
       throw ModelError("node " + std::to_string(node_) + ": reservation reached the NIC but the last-hop switch should serve it");
     const Cycle t = std::max(api.now(), t_next_);
     t_next_ = t + r.amount;
-    Packet& g = api.packets().allocate();
-    g.kind = PacketKind::Grant;
-    g.dst = r.src;
-    g.size = 1;
-    g.message = r.message;
-    g.seq = r.seq;
-    g.traffic_class = r.traffic_class;
+    Packet& g = api.packets().control(PacketKind::Grant, r, api.id(), r.src, api.now());
     g.set(kFlagHasTime);
     g.time = t;
     if (PacketWatch* w = api.packets().watch()) w->answered(r, g, api.now(), {});

@@ -67,16 +67,8 @@ class SwitchHooks : public RouterHooks {
 
  private:
   void nack(RouterApi& api, const Packet& pkt, bool timed, Cycle t) {
-    Packet& n = api.packets().allocate();
-    n.kind = PacketKind::Nack;
-    n.src = pkt.dst;
-    n.dst = pkt.src;
-    n.size = 1;
-    n.message = pkt.message;
-    n.seq = pkt.seq;
+    Packet& n = api.packets().control(PacketKind::Nack, pkt, pkt.dst, pkt.src, api.now());
     n.amount = pkt.size;  // flits dropped
-    n.traffic_class = pkt.traffic_class;
-    n.created = api.now();
     if (timed) {
       n.set(kFlagHasTime);
       n.time = t;
@@ -85,15 +77,7 @@ class SwitchHooks : public RouterHooks {
     if (!api.emit(n)) throw ModelError("router " + std::to_string(api.id()) + ": NACK queue full after a drop");
   }
   void queue_grant(RouterApi& api, const Packet& res, Cycle t) {
-    Packet& g = api.packets().allocate();
-    g.kind = PacketKind::Grant;
-    g.src = res.dst;
-    g.dst = res.src;
-    g.size = 1;
-    g.message = res.message;
-    g.seq = res.seq;  // tags coalesced (LHRP 6.1) reservations
-    g.traffic_class = res.traffic_class;
-    g.created = api.now();
+    Packet& g = api.packets().control(PacketKind::Grant, res, res.dst, res.src, api.now());  // seq tags coalesced reservations
     g.set(kFlagHasTime);
     g.time = t;
     if (PacketWatch* w = api.packets().watch()) w->answered(res, g, api.now(), {});
