@@ -172,13 +172,10 @@ void Router::accept_flit(PortId port, const Flit& f) {
     const std::uint32_t qi = queue_index(f.vc, out_port);
     ArrivalAction action = ArrivalAction::Accept;
     if (hooks_ && !in.internal) action = hooks_->on_arrival(*this, pkt, input_state(port, f.vc, in.queues[qi], out_port, 1));
-    if (watching(pkt)) {
-      if (action == ArrivalAction::Accept) watch_arrived(pkt, port, f.vc, out_port);
-      else watch_ended(pkt, port, f.vc, action == ArrivalAction::Drop ? "drop" : "consumed", "arrival");
-    }
     if (action == ArrivalAction::Accept) {
       ivc.arriving_queue = static_cast<std::int32_t>(qi);
     } else {
+      if (pkt.has(kFlagWatched)) watch_ended(pkt, port, f.vc, action == ArrivalAction::Drop ? "drop" : "consumed", "arrival");
       ivc.dropping = true;
       if (action == ArrivalAction::Drop) {
         ++counters_.packets_dropped;
@@ -293,7 +290,7 @@ void Router::allocate_vcs() {
       if (vct_ && out_space(q.out_port, v) < pkt.size) continue;
       out.vcs[v].owned = true;
       q.out_vc = v;
-      if (watching(pkt)) watch_vc_granted(pkt, v);
+      if (pkt.has(kFlagWatched)) watch_vc_granted(ref);
       q.state = QueueState::Active;
       q.ready = now_ + env_.config.delays.vc_alloc;
       list_remove(va_list_, q);
@@ -314,7 +311,7 @@ void Router::allocate_switch() {
   }
   if (sa_requests_.empty()) return;
   allocator_.allocate(sa_requests_.data(), sa_requests_.size(), sa_grants_);
-  if (probe_live_) probe_switch();
+  const bool watch = env_.packets.watch() != nullptr;
   const Cycle due = now_ + env_.config.delays.sw_alloc + env_.config.delays.traversal;
   for (const auto& g : sa_grants_) {
     const auto in_port = static_cast<PortId>(g.input);
@@ -330,7 +327,7 @@ void Router::allocate_switch() {
     if (cioq_) ++out.vcs[q.out_vc].reserved;
     else out.take.push_back(q.out_vc);
     out.traversal.push_back({due, f});
-    if (f.head && watching(f.packet)) watch_switch_granted(env_.packets[f.packet]);
+    if (watch && f.head) watch_switch_granted(f.packet);
     ++in_traversal_;
     if (f.head && hooks_)
       hooks_->on_input_dequeue(*this, env_.packets[f.packet], input_state(in_port, in_vc, q, q.out_port, 1));
@@ -400,6 +397,7 @@ void Router::arbitrate_links() {
 
 void Router::commit_and_write() {
   const auto nports = num_ports();
+  const bool watch = env_.packets.watch() != nullptr;
   for (PortId o = 0; o < nports; ++o) {
     OutputPort& out = ports_[o];
     // Nothing to send, no credit back, link already idle: nothing changes on this port.
@@ -444,7 +442,7 @@ void Router::commit_and_write() {
     }
     if (f.valid()) {
       ++counters_.flits_out[o];
-      if (f.head && watching(f.packet)) watch_departed(env_.packets[f.packet]);
+      if (watch && f.head) watch_departed(f.packet);
       counters_.last_progress = now_;
       if (f.tail && hooks_) hooks_->on_output_tail(*this, env_.packets[f.packet], o);
     }

@@ -184,17 +184,17 @@ class Router : public sc_core::sc_module, public RouterApi, public CongestionVie
   void arbitrate_links();
   void commit_and_write();
   void scan_queue_heads();
-  // Tracing and packet watching (router_trace.cpp): called only while a probe is live or for
-  // a watched packet, so they cost a predictable branch otherwise.
-  void update_probe();
-  void probe_switch();
-  bool watching(const Packet& p) const { return env_.packets.watch() && p.has(kFlagWatched); }
-  bool watching(PacketId id) const { return env_.packets.watch() && env_.packets[id].has(kFlagWatched); }
-  void watch_arrived(const Packet& p, PortId port, VcId vc, PortId out);
-  void watch_vc_granted(const Packet& p, VcId out_vc);
-  void watch_switch_granted(const Packet& p);
-  void watch_departed(const Packet& p);
-  void watch_ended(const Packet& p, PortId port, VcId vc, const char* what, const char* where);
+  // Tracing and packet watching (router_trace.cpp): called only while a probe is live or while
+  // packets are watched, so they cost a predictable branch otherwise. They are cold and take
+  // few arguments, which keeps the hot loops' code as it was (docs/tracing.md, Cost).
+  [[gnu::cold]] void update_probe();
+  bool watching(PacketId id) const {
+    return __builtin_expect(env_.packets.watch() != nullptr, 0) && env_.packets[id].has(kFlagWatched);
+  }
+  [[gnu::cold]] void watch_vc_granted(std::uint32_t queue_ref);  // also reports the head's arrival
+  [[gnu::cold]] void watch_switch_granted(PacketId head);         // head flit of any packet
+  [[gnu::cold]] void watch_departed(PacketId head);               // head flit of any packet
+  [[gnu::cold]] void watch_ended(const Packet& p, PortId port, VcId vc, const char* what, const char* where);
 
   std::uint32_t queue_index(VcId vc, PortId out) const { return vc * queues_per_vc_ + (voq_ ? out : 0); }
   std::uint32_t out_space(PortId port, VcId vc) const;  // room downstream (IQ) or in the output queue (CIOQ)

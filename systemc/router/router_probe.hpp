@@ -19,8 +19,6 @@ struct RouterProbe {
   std::vector<std::uint32_t> out_waiting;  // per output: input queues whose head packet is routed there, not yet sent
   std::vector<std::uint32_t> sa_requests;  // per output: switch requests this cycle
   std::vector<std::uint64_t> sa_grants;    // per output: bit i set = input i won it this cycle
-  Cycle sa_cycle = kNever;                 // cycle the switch fields describe
-  bool sa_clear = true;                    // switch fields are all zero
 };
 
 }  // namespace ccnet

@@ -53,8 +53,8 @@ void Router::trace(TraceSink& s) {
 void Router::set_tracing(bool on) {
   probe_live_ = on ? probe_.get() : nullptr;
   if (!probe_live_) return;
-  probe_live_->sa_cycle = kNever;
-  probe_live_->sa_clear = false;  // force a clear at the refresh below
+  sa_requests_.clear();  // from an earlier cycle: no allocation to show yet
+  sa_grants_.clear();
   update_probe();
 }
 
@@ -73,41 +73,44 @@ void Router::update_probe() {
   std::fill(pr.out_waiting.begin(), pr.out_waiting.end(), 0u);
   for (const std::uint32_t ref : va_list_) ++pr.out_waiting[queue_ref(ref).out_port];
   for (const std::uint32_t ref : sa_list_) ++pr.out_waiting[queue_ref(ref).out_port];
-  if (pr.sa_cycle != now_ && !pr.sa_clear) {
-    std::fill(pr.sa_requests.begin(), pr.sa_requests.end(), 0u);
-    std::fill(pr.sa_grants.begin(), pr.sa_grants.end(), 0u);
-    pr.sa_clear = true;
-  }
-}
-
-void Router::probe_switch() {
-  RouterProbe& pr = *probe_live_;
+  // This cycle's switch allocation: allocate_switch() leaves its requests and grants in the
+  // scratch vectors; they are cleared here so a cycle without allocation shows none.
   std::fill(pr.sa_requests.begin(), pr.sa_requests.end(), 0u);
   std::fill(pr.sa_grants.begin(), pr.sa_grants.end(), 0u);
   for (const auto& r : sa_requests_) ++pr.sa_requests[r.output];
   for (const auto& g : sa_grants_)
     if (g.input < 64) pr.sa_grants[g.output] |= 1ull << g.input;
-  pr.sa_cycle = now_;
-  pr.sa_clear = false;
+  sa_requests_.clear();
+  sa_grants_.clear();
 }
 
 // ---- packet watch ----------------------------------------------------------------------------------
 
-void Router::watch_arrived(const Packet& p, PortId port, VcId vc, PortId out) {
-  env_.packets.watch()->hop_arrived(name(), p, now_, inputs_[port].internal ? kNoPort : port, vc, out,
-                                    now_ + env_.config.delays.routing);
+void Router::watch_vc_granted(std::uint32_t ref) {
+  // The queue whose head packet just got its output VC. The head's arrival is reported here
+  // too, from the cycle kept in its buffer slot, so the per-flit arrival path has no watch code.
+  const auto in_port = static_cast<PortId>(ref >> 16);
+  const auto in_vc = static_cast<VcId>((ref & 0xffff) / queues_per_vc_);
+  const Queue& q = queue_ref(ref);
+  const Slot& s = inputs_[in_port].vcs[in_vc].slots[q.head];
+  const Packet& p = env_.packets[s.flit.packet];
+  PacketWatch& w = *env_.packets.watch();
+  w.hop_arrived(name(), p, s.arrival, inputs_[in_port].internal ? kNoPort : in_port, in_vc, q.out_port,
+                s.arrival + env_.config.delays.routing);
+  w.hop_vc_granted(name(), p, now_, q.out_vc, now_ + env_.config.delays.vc_alloc);
 }
 
-void Router::watch_vc_granted(const Packet& p, VcId out_vc) {
-  env_.packets.watch()->hop_vc_granted(name(), p, now_, out_vc, now_ + env_.config.delays.vc_alloc);
-}
-
-void Router::watch_switch_granted(const Packet& p) {
+void Router::watch_switch_granted(PacketId id) {
+  const Packet& p = env_.packets[id];
+  if (!p.has(kFlagWatched)) return;
   env_.packets.watch()->hop_switch_granted(name(), p, now_,
                                            now_ + env_.config.delays.sw_alloc + env_.config.delays.traversal);
 }
 
-void Router::watch_departed(const Packet& p) { env_.packets.watch()->hop_departed(name(), p, now_); }
+void Router::watch_departed(PacketId id) {
+  const Packet& p = env_.packets[id];
+  if (p.has(kFlagWatched)) env_.packets.watch()->hop_departed(name(), p, now_);
+}
 
 void Router::watch_ended(const Packet& p, PortId port, VcId vc, const char* what, const char* where) {
   env_.packets.watch()->hop_ended(name(), p, now_, what,
