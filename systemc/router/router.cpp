@@ -274,8 +274,9 @@ void Router::allocate_vcs() {
   // Requests are served in a rotating order so no input is favoured (not a mirrored block).
   scratch_.assign(va_list_.begin(), va_list_.end());
   const std::size_t start = va_rotate_++ % n;
-  for (std::size_t k = 0; k < n; ++k) {
-    const std::uint32_t ref = scratch_[(start + k) % n];
+  const std::uint32_t vc_start = vcs_per_level_ > 1 ? va_rotate_ % vcs_per_level_ : 0;
+  for (std::size_t k = 0, i = start; k < n; ++k, i = i + 1 == n ? 0 : i + 1) {
+    const std::uint32_t ref = scratch_[i];
     Queue& q = queue_ref(ref);
     if (q.state != QueueState::WaitVc || q.ready > now_) continue;
     const PortId in_port = static_cast<PortId>(ref >> 16);
@@ -284,8 +285,8 @@ void Router::allocate_vcs() {
     const Packet& pkt = env_.packets[s.flit.packet];
     const std::uint8_t vnet = vnet_of_vc(in_vc);
     OutputPort& out = ports_[q.out_port];
-    for (std::uint32_t j = 0; j < vcs_per_level_; ++j) {
-      const VcId v = vc_for(vnet, q.level, (j + va_rotate_) % vcs_per_level_);
+    for (std::uint32_t j = 0, c = vc_start; j < vcs_per_level_; ++j, c = c + 1 == vcs_per_level_ ? 0 : c + 1) {
+      const VcId v = vc_for(vnet, q.level, c);
       if (out.vcs[v].owned) continue;
       if (vct_ && out_space(q.out_port, v) < pkt.size) continue;
       out.vcs[v].owned = true;
