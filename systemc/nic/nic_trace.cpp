@@ -26,10 +26,13 @@ void Nic::trace(TraceSink& s) {
   s.value(queued_messages_, "queued_messages");
   s.value(control_queued_, "control_queued");
   s.value(data_stream_.packet, "data_stream.packet");
+  s.value(retx_stream_.packet, "retx_stream.packet");
   s.value(counters_.unacked, "unacked");
   s.value(counters_.packets_injected, "packets_injected");
   s.value(counters_.packets_ejected, "packets_ejected");
   s.value(counters_.becns, "becns");
+  s.value(counters_.nacks_received, "nacks_received");
+  s.value(counters_.retransmissions, "retransmissions");
   s.value(pr.throttled, "engine.throttled");
   if (hooks_) hooks_->trace(s);
 }
