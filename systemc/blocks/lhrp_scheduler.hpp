@@ -65,6 +65,9 @@ class LhrpScheduler {
 
   std::uint32_t queued(std::uint32_t e) const { return q_[e]; }
   Cycle next_free(std::uint32_t e) const { return t_next_[e]; }
+  // Stable references for waveforms (the state vectors never reallocate after construction).
+  const std::uint32_t& queued_ref(std::uint32_t e) const { return q_[e]; }
+  const Cycle& next_free_ref(std::uint32_t e) const { return t_next_[e]; }
   bool error() const { return error_; }
   const LhrpSchedulerParams& params() const { return p_; }
 

@@ -8,6 +8,7 @@
 #include "blocks/lhrp_scheduler.hpp"
 #include "cc/srp_lhrp/srp_lhrp.hpp"
 #include "core/error.hpp"
+#include "core/trace_sink.hpp"
 #include "core/watch.hpp"
 #include "router/router_config.hpp"
 
@@ -54,6 +55,14 @@ class SwitchHooks : public RouterHooks {
     if (e != kNoPort) sched_.depart(e, pkt.size);
     nack(api, pkt, false, 0);
     return true;
+  }
+
+  // Waveforms: the last-hop scheduler's per-endpoint state (docs/tracing.md).
+  void trace(TraceSink& s) override {
+    for (std::uint32_t e = 0; e < sched_.params().endpoints; ++e) {
+      s.value(sched_.queued_ref(e), "lhrp.endpoint_" + std::to_string(e) + ".queued");
+      s.value(sched_.next_free_ref(e), "lhrp.endpoint_" + std::to_string(e) + ".next_free");
+    }
   }
 
   void tick(RouterApi& api) override {
