@@ -1,6 +1,7 @@
 #include "blocks/output_arbiter.hpp"
 
 #include <stdexcept>
+#include <string>
 
 namespace ccnet::blocks {
 
@@ -11,6 +12,12 @@ OutputArbiter::OutputArbiter(const OutputArbiterParams& p, const std::vector<std
     : p_(p), arb_(RrArbiterParams{p.num_vc, p.num_prio, false}) {
   if (depth.size() != p.num_vc) throw std::invalid_argument("OutputArbiter: depth per VC");
   for (std::uint32_t d : depth) credits_.emplace_back(CreditCounterParams{d, p.max_give});
+}
+
+void OutputArbiter::bad_request(std::uint32_t vc, const char* what, std::uint32_t value) const {
+  throw std::invalid_argument("OutputArbiter: request of VC " + std::to_string(vc) + " with " + what + " " +
+                              std::to_string(value) + " (num_vc " + std::to_string(p_.num_vc) + ", num_prio " +
+                              std::to_string(p_.num_prio) + ", vct " + (p_.vct ? "on" : "off") + ")");
 }
 
 void OutputArbiter::reset() {
@@ -25,7 +32,11 @@ int OutputArbiter::pick(const Request* reqs, std::size_t n, bool enable) const {
   int best = -1;
   std::uint64_t best_key = 0;
   for (std::size_t k = 0; k < n; ++k) {
-    if (!eligible(reqs[k])) continue;
+    const Request& r = reqs[k];
+    if (r.vc >= p_.num_vc) bad_request(r.vc, "VC index", r.vc);
+    if (p_.num_prio > 1 && r.prio >= p_.num_prio) bad_request(r.vc, "priority level", r.prio);
+    if (p_.vct && r.head && r.len == 0) bad_request(r.vc, "head flit of packet length", r.len);
+    if (!eligible(r)) continue;
     const std::uint64_t key = arb_.order_key(reqs[k].vc, reqs[k].prio);
     if (key > best_key) {
       best_key = key;
@@ -37,6 +48,7 @@ int OutputArbiter::pick(const Request* reqs, std::size_t n, bool enable) const {
 
 bool OutputArbiter::commit(int granted, std::uint32_t granted_prio, const std::uint16_t* give_vc,
                            std::uint32_t give_count) {
+  if (granted >= static_cast<int>(p_.num_vc)) bad_request(static_cast<std::uint32_t>(granted), "grant of VC", static_cast<std::uint32_t>(granted));
   bool ok = true;
   bool granted_done = granted < 0;
   // Each counter commits once with all its credits and its take of this cycle. Lanes are few

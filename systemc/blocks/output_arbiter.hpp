@@ -12,6 +12,10 @@
 // Clock edge: the granted VC takes one credit; credit lanes returned by the downstream router
 // (give_vc[k] for k < give_count) add one credit each to their VC. A lane naming a VC >= num_vc,
 // a credit overflow or an underflow is a violation: commit() returns false and error() sticks.
+// Contract on the request side (asserted in the RTL): a request names a VC < num_vc, a level
+// < num_prio (when num_prio > 1) and, for a head flit under virtual cut-through, a length >= 1;
+// pick() throws std::invalid_argument naming the VC and the value otherwise, and commit() does
+// for a granted VC >= num_vc.
 #pragma once
 
 #include <cstdint>
@@ -67,6 +71,8 @@ class OutputArbiter {
   const RrArbiter& arbiter() const { return arb_; }
 
  private:
+  [[noreturn]] void bad_request(std::uint32_t vc, const char* what, std::uint32_t value) const;
+
   OutputArbiterParams p_;
   RrArbiter arb_;
   std::vector<CreditCounter> credits_;

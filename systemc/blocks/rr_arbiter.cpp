@@ -1,6 +1,7 @@
 #include "blocks/rr_arbiter.hpp"
 
 #include <stdexcept>
+#include <string>
 
 namespace ccnet::blocks {
 
@@ -8,6 +9,12 @@ RrArbiter::RrArbiter(const RrArbiterParams& p) : p_(p) {
   if (p.num_req < 1) throw std::invalid_argument("RrArbiter: num_req must be >= 1");
   if (p.num_prio < 1) throw std::invalid_argument("RrArbiter: num_prio must be >= 1");
   reset();
+}
+
+void RrArbiter::bad_request(const char* what, std::uint32_t index, std::uint32_t prio) const {
+  throw std::invalid_argument(std::string("RrArbiter: ") + what + " of requester " + std::to_string(index) +
+                              " at priority level " + std::to_string(prio) + " outside the arbiter (num_req " +
+                              std::to_string(p_.num_req) + ", num_prio " + std::to_string(p_.num_prio) + ")");
 }
 
 void RrArbiter::reset() {
@@ -27,7 +34,8 @@ int RrArbiter::pick(const Request* reqs, std::size_t n) const {
   std::uint32_t best_dist = 0;
   for (std::size_t k = 0; k < n; ++k) {
     const std::uint32_t i = reqs[k].index;
-    const std::uint32_t lv = reqs[k].prio;
+    const std::uint32_t lv = p_.num_prio > 1 ? reqs[k].prio : 0u;
+    if (i >= p_.num_req || lv >= p_.num_prio) bad_request("request", i, lv);
     const std::uint32_t ptr = ptr_[lv];
     const std::uint32_t dist = i >= ptr ? i - ptr : i + p_.num_req - ptr;
     if (best < 0 || lv > best_prio || (lv == best_prio && dist < best_dist)) {
@@ -82,6 +90,7 @@ void RrArbiter::commit(int granted, std::uint32_t prio, bool last) {
   if (granted < 0) return;
   const auto g = static_cast<std::uint32_t>(granted);
   if (p_.num_prio == 1) prio = 0;
+  if (g >= p_.num_req || prio >= p_.num_prio) bad_request("commit", g, prio);
   ptr_[prio] = g + 1 == p_.num_req ? 0 : g + 1;
   if (p_.lock) {
     locked_ = !last;

@@ -9,6 +9,9 @@
 //     to the granted index + 1 (so the winner has lowest priority next time), and in Lock mode
 //     the arbiter locks onto the winner unless `last` (the transfer ends with this grant).
 // The grant is a combinational function of the requests and the state.
+// Contract (asserted in the RTL): a requester index is < num_req and, when num_prio > 1, its
+// level is < num_prio (with num_prio == 1 the level is ignored). A request or commit outside it
+// throws std::invalid_argument naming the requester, the value and the limit.
 #pragma once
 
 #include <cstdint>
@@ -41,6 +44,7 @@ class RrArbiter {
   // key (higher level first, then nearest at or after that level's pointer). Unlocked only.
   std::uint64_t order_key(std::uint32_t index, std::uint32_t prio) const {
     if (p_.num_prio == 1) prio = 0;
+    if (index >= p_.num_req || prio >= p_.num_prio) bad_request("request", index, prio);
     const std::uint32_t ptr = ptr_[prio];
     const std::uint32_t dist = index >= ptr ? index - ptr : index + p_.num_req - ptr;
     return (static_cast<std::uint64_t>(prio) << 32) | (p_.num_req - dist);
@@ -65,6 +69,8 @@ class RrArbiter {
   std::uint32_t owner() const { return owner_; }
 
  private:
+  [[noreturn]] void bad_request(const char* what, std::uint32_t index, std::uint32_t prio) const;
+
   RrArbiterParams p_;
   std::vector<std::uint32_t> ptr_;  // per level
   bool locked_ = false;

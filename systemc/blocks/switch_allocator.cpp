@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 namespace ccnet::blocks {
 
@@ -42,9 +43,23 @@ std::uint32_t SwitchAllocator::pick_pass(const RrArbiter& arb, const Request* ca
   return best;
 }
 
+void SwitchAllocator::bad_request(const Request& r) const {
+  throw std::invalid_argument("SwitchAllocator: request of input " + std::to_string(r.input) + " requester " +
+                              std::to_string(r.req) + " for output " + std::to_string(r.output) + " at priority level " +
+                              std::to_string(r.prio) + " outside the allocator (num_in " + std::to_string(p_.num_in) +
+                              ", reqs_per_in " + std::to_string(p_.reqs_per_in) + ", num_out " +
+                              std::to_string(p_.num_out) + ", num_prio " + std::to_string(p_.num_prio) + ")");
+}
+
 void SwitchAllocator::allocate(const Request* reqs, std::size_t n, std::vector<Grant>& grants) {
   grants.clear();
   if (n == 0) return;
+  for (std::size_t k = 0; k < n; ++k) {
+    const Request& r = reqs[k];
+    if (r.input >= p_.num_in || r.req >= p_.reqs_per_in || r.output >= p_.num_out ||
+        (p_.num_prio > 1 && r.prio >= p_.num_prio))
+      bad_request(r);
+  }
   // Fast path, same result as the general one: when no input has two requests and no output
   // is wanted twice, every request wins in the first pass of both stages.
   if (n <= 64) {

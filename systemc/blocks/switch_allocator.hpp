@@ -10,6 +10,9 @@
 //   3. Clock edge (commit): arbiters advance only for proposals that won the output stage
 //      (iSLIP-style), in pick order, so the last winner of each level gets lowest priority.
 // A losing proposal is not retried in the same cycle (single iteration).
+// Contract: a request's input, requester, output and (when num_prio > 1) level are within the
+// allocator's sizes (in the RTL the request vectors cannot express anything else); allocate()
+// throws std::invalid_argument naming the request otherwise.
 #pragma once
 
 #include <cstdint>
@@ -60,6 +63,8 @@ class SwitchAllocator {
   const RrArbiter& output_arbiter(unsigned o) const { return out_arb_[o]; }
 
  private:
+  [[noreturn]] void bad_request(const Request& r) const;
+
   SwitchAllocatorParams p_;
   std::vector<RrArbiter> in_arb_, out_arb_;
   // Scratch buffers: sized on first use, reused every cycle (no per-cycle allocation).

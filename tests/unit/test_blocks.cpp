@@ -264,3 +264,46 @@ TEST_CASE("output_arbiter check_commit predicts commit", "[output_arbiter]") {
   const bool predicted = oa.check_commit(-1, give0, 1);
   CHECK(oa.commit(-1, 0, give0, 1) == predicted);
 }
+
+TEST_CASE("block cores reject requests outside their contract with a message naming them", "[contract]") {
+  // The RTL asserts these (PrioInRange_A, LenNonZero_A); the C++ cores throw instead of reading
+  // out of bounds or granting a zero-length head.
+  RrArbiter a({4, 2, false});
+  const RrArbiter::Request bad_prio{1, 2};
+  CHECK_THROWS_WITH(a.pick(&bad_prio, 1), Catch::Contains("requester 1 at priority level 2") &&
+                                               Catch::Contains("num_prio 2"));
+  const RrArbiter::Request bad_index{4, 0};
+  CHECK_THROWS_WITH(a.pick(&bad_index, 1), Catch::Contains("requester 4") && Catch::Contains("num_req 4"));
+  CHECK_THROWS_WITH(a.commit(0, 5, true), Catch::Contains("commit of requester 0 at priority level 5"));
+  CHECK_THROWS_AS(a.order_key(0, 2), std::invalid_argument);
+  // With one level the level is ignored, as in the RTL.
+  RrArbiter one({4, 1, false});
+  const RrArbiter::Request any_prio{2, 7};
+  CHECK(one.pick(&any_prio, 1) == 2);
+
+  OutputArbiter oa({2, 2, 4, 1, true});
+  using R = OutputArbiter::Request;
+  const R zero_len{0, 0, 0, true};
+  CHECK_THROWS_WITH(oa.pick(&zero_len, 1), Catch::Contains("VC 0 with head flit of packet length 0"));
+  const R body_zero{0, 0, 0, false};  // a body flit's length is not used
+  CHECK(oa.pick(&body_zero, 1) == 0);
+  const R bad_vc{2, 0, 1, true};
+  CHECK_THROWS_WITH(oa.pick(&bad_vc, 1), Catch::Contains("VC index 2") && Catch::Contains("num_vc 2"));
+  const R bad_level{1, 3, 1, true};
+  CHECK_THROWS_WITH(oa.pick(&bad_level, 1), Catch::Contains("priority level 3"));
+  CHECK_THROWS_WITH(oa.commit(2, 0, nullptr, 0), Catch::Contains("grant of VC 2"));
+  OutputArbiter wormhole({2, 1, 4, 1, false});
+  CHECK(wormhole.pick(&zero_len, 1) == 0);  // without cut-through the length is not used
+
+  SwitchAllocator sa({3, 3, 2, 2, 1, 1});
+  using S = SwitchAllocator::Request;
+  std::vector<SwitchAllocator::Grant> g;
+  for (const S& r : {S{3, 0, 0, 0}, S{0, 2, 0, 0}, S{0, 0, 3, 0}, S{0, 0, 0, 2}}) {
+    INFO("input " << r.input << " req " << r.req << " output " << r.output << " prio " << r.prio);
+    CHECK_THROWS_WITH(sa.allocate(&r, 1, g), Catch::Contains("SwitchAllocator: request of input " +
+                                                             std::to_string(r.input)));
+  }
+  const S ok{2, 1, 2, 1};
+  sa.allocate(&ok, 1, g);
+  CHECK(g.size() == 1);
+}
