@@ -48,7 +48,10 @@ int OutputArbiter::pick(const Request* reqs, std::size_t n, bool enable) const {
 
 bool OutputArbiter::commit(int granted, std::uint32_t granted_prio, const std::uint16_t* give_vc,
                            std::uint32_t give_count) {
-  if (granted >= static_cast<int>(p_.num_vc)) bad_request(static_cast<std::uint32_t>(granted), "grant of VC", static_cast<std::uint32_t>(granted));
+  if (granted >= static_cast<int>(p_.num_vc)) {
+    const auto g = static_cast<std::uint32_t>(granted);
+    bad_request(g, "grant of VC", g);
+  }
   bool ok = true;
   bool granted_done = granted < 0;
   // Each counter commits once with all its credits and its take of this cycle. Lanes are few
