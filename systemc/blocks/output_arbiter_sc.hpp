@@ -21,7 +21,7 @@ namespace ccnet::blocks {
 
 enum class OutputArbiterMutation {
   None,
-  VctOffByOne,    // a head flit needs one credit less than its packet length
+  VctOffByOne,    // a head flit of 2+ flits needs one credit less than its packet length
   IgnoreEnable,   // grants while the link is stalled
   LoseCreditLane, // the highest valid credit lane is dropped
 };
@@ -84,7 +84,8 @@ class OutputArbiterSc : public sc_core::sc_module {
       prio_[v] = NumPrio > 1 ? static_cast<std::uint32_t>(vl::get(prio, v * kPrioW, kPrioW)) : 0u;
       if (!vl::bit(req, v)) continue;
       OutputArbiter::Request r{v, prio_[v], static_cast<std::uint32_t>(vl::get(len, v * LenW, LenW)), vl::bit(head, v)};
-      if (mutation_ == OutputArbiterMutation::VctOffByOne && r.len > 0) --r.len;
+      // (A 1-flit head keeps its length: the mutation must not break the request contract.)
+      if (mutation_ == OutputArbiterMutation::VctOffByOne && r.len > 1) --r.len;
       reqs_[num_reqs_++] = r;
     }
     const auto valid = give_valid_i.read();
