@@ -34,6 +34,7 @@
 #include <verilated_fst_sc.h>
 
 #include "blocks/vl_port.hpp"
+#include "core/rng.hpp"
 
 namespace cosim {
 
@@ -106,29 +107,14 @@ inline Options parse(int argc, char** argv, const char* block) {
   return o;
 }
 
-// xoshiro256** seeded through splitmix64: fast, and the same stream on every platform.
+// xoshiro256** seeded through splitmix64 (the model's generator, core/rng.hpp): fast, and the
+// same stream on every platform. Seeded straight from the bench seed, not from a component name.
 class Rng {
  public:
   void seed(std::uint64_t s) {
-    for (auto& x : s_) {
-      s += 0x9e3779b97f4a7c15ull;
-      std::uint64_t z = s;
-      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-      z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-      x = z ^ (z >> 31);
-    }
+    for (auto& x : s_) x = ccnet::splitmix64(s);
   }
-  std::uint64_t next() {
-    const std::uint64_t r = rotl(s_[1] * 5, 7) * 9;
-    const std::uint64_t t = s_[1] << 17;
-    s_[2] ^= s_[0];
-    s_[3] ^= s_[1];
-    s_[1] ^= s_[2];
-    s_[0] ^= s_[3];
-    s_[2] ^= t;
-    s_[3] = rotl(s_[3], 45);
-    return r;
-  }
+  std::uint64_t next() { return ccnet::xoshiro256ss(s_); }
   // Uniform in [0, n), n >= 1.
   std::uint32_t below(std::uint32_t n) { return static_cast<std::uint32_t>(((next() >> 32) * n) >> 32); }
   double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
@@ -137,7 +123,6 @@ class Rng {
   std::uint64_t bits(unsigned n) { return n >= 64 ? next() : next() & ((std::uint64_t{1} << n) - 1); }
 
  private:
-  static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
   std::uint64_t s_[4] = {};
 };
 

@@ -5,16 +5,6 @@
 
 namespace ccnet {
 
-namespace {
-std::uint64_t splitmix64(std::uint64_t& x) {
-  std::uint64_t z = (x += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-inline std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-}  // namespace
-
 std::uint64_t hash_name(std::string_view name) {
   std::uint64_t h = 0xcbf29ce484222325ull;
   for (unsigned char c : name) {
@@ -29,17 +19,7 @@ RngStream::RngStream(std::uint64_t seed, std::string_view name) {
   for (auto& s : s_) s = splitmix64(x);
 }
 
-std::uint64_t RngStream::next() {
-  const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
-  const std::uint64_t t = s_[1] << 17;
-  s_[2] ^= s_[0];
-  s_[3] ^= s_[1];
-  s_[1] ^= s_[2];
-  s_[0] ^= s_[3];
-  s_[2] ^= t;
-  s_[3] = rotl(s_[3], 45);
-  return result;
-}
+std::uint64_t RngStream::next() { return xoshiro256ss(s_); }
 
 std::uint64_t RngStream::below(std::uint64_t n) {
   // Unbiased: reject the top partial block of the 64-bit range.
