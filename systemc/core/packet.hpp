@@ -13,6 +13,9 @@ namespace ccnet {
 
 class PacketWatch;
 
+// Data message ids are (source node << kMessageNodeShift) | message number at that source.
+constexpr unsigned kMessageNodeShift = 40;
+
 struct Packet {
   PacketId id = kNoPacket;
   NodeId src = 0;

@@ -12,8 +12,6 @@ namespace ccnet {
 
 namespace {
 
-constexpr unsigned kMessageNodeShift = 40;  // NIC message ids: (node << 40) | number (nic.cpp)
-
 bool parse_number(std::string_view s, std::uint64_t& v) {
   if (s.empty() || s.size() > 18) return false;
   v = 0;
@@ -89,6 +87,11 @@ PacketWatch::PacketWatch(WatchSelection selection, std::uint32_t num_nodes) : se
 
 std::string PacketWatch::name_of(const Packet& p) {
   return fmt::format("{}.{}.{}", p.message >> kMessageNodeShift, p.message & ((1ull << kMessageNodeShift) - 1), p.seq);
+}
+
+std::string PacketWatch::describe(const Packet& p) {
+  return fmt::format("p{} {} {} {}->{} ({} flits{}{})", p.id, to_string(p.kind), name_of(p), p.src, p.dst, p.size,
+                     p.has(kFlagSpeculative) ? ", speculative" : "", p.has(kFlagRetransmit) ? ", retransmitted" : "");
 }
 
 void PacketWatch::write(Cycle now, const Packet& p, std::string_view component, std::string_view what,

@@ -111,6 +111,10 @@ class Nic : public sc_core::sc_module, public NicApi {
   std::uint64_t queued_messages() const { return queued_messages_ + posted_.size(); }
   std::uint32_t credits(VcId vc) const { return arbiter_.credits(vc); }
   void dump_state(std::ostream& os) const;
+  // Anything that dump_state would show: queued or unacknowledged work, or packets in flight.
+  bool holds_state() const { return !idle() || counters_.unacked || !sent_.empty() || !reassembly_.empty(); }
+  // Sets held[id] for every packet in this NIC's streams, control queues and ejection link.
+  void mark_held(std::vector<char>& held) const;
   void check_quiescent() const;
   NicHooks* hooks() { return hooks_.get(); }
   // Waveforms (nic_trace.cpp, docs/tracing.md): registers channels and state with `sink`; the

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iosfwd>
 
 #include "core/packet.hpp"
 #include "core/types.hpp"
@@ -74,6 +75,9 @@ class RouterHooks {
   // Waveforms: register the mechanism's state (marks, table cells, ...) with names under the
   // mechanism's own prefix, e.g. "ecn.marks" (core/trace_sink.hpp, docs/tracing.md).
   virtual void trace(TraceSink&) {}
+  // Deadlock reports: the mechanism's own state that holds packets (e.g. control packets waiting
+  // for room in the router's control source), one indented line each.
+  virtual void dump_state(std::ostream&) const {}
 };
 
 }  // namespace ccnet

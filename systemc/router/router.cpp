@@ -6,6 +6,7 @@
 
 #include "cc/mechanism.hpp"
 #include "core/error.hpp"
+#include "core/watch.hpp"
 
 namespace ccnet {
 
@@ -562,39 +563,123 @@ std::uint32_t Router::output_occupancy(PortId port) const {
 }
 
 void Router::dump_state(std::ostream& os) const {
-  os << name() << " (router " << id_ << ") at cycle " << now_ << ": " << buffered_ << " flits buffered\n";
+  // Everything that can hold a flit or a packet of this router: input link delay lines, input
+  // VCs (the control source as "ctl"), switch traversal, output VCs and their queues, credits
+  // not yet returned or not yet due.
+  auto pkt = [&](PacketId id) { return PacketWatch::describe(env_.packets[id]); };
+  auto port_name = [&](std::size_t p) { return inputs_[p].internal ? std::string("ctl") : std::to_string(p); };
+  os << name() << " (router " << id_ << ") at cycle " << now_ << ": " << buffered_ << " flits buffered (" << in_traversal_
+     << " crossing the switch, " << oq_total_ << " in output queues)\n";
   for (std::size_t p = 0; p < inputs_.size(); ++p) {
     const InputPort& in = inputs_[p];
+    for (std::size_t k = 0; k < in.link.size(); ++k)
+      os << "  in " << p << " link: " << in.link[k].second << " due at " << in.link[k].first << ", " << pkt(in.link[k].second.packet)
+         << "\n";
+    if (!in.credit_return.empty())
+      os << "  in " << port_name(p) << ": " << in.credit_return.size() << " credits not yet returned upstream (first due at "
+         << in.credit_return.front().first << ")\n";
     for (VcId v = 0; v < num_vcs_; ++v) {
       const InputVc& ivc = in.vcs[v];
-      if (ivc.used == 0 && !ivc.dropping) continue;
-      os << "  in " << (in.internal ? std::string("ctl") : std::to_string(p)) << " vc " << v << ": " << ivc.used << "/"
-         << ivc.capacity << " flits" << (ivc.dropping ? " (dropping)" : "") << "\n";
+      if (ivc.used == 0 && !ivc.dropping && ivc.arriving_queue < 0) continue;
+      os << "  in " << port_name(p) << " vc " << v << ": " << ivc.used << "/" << ivc.capacity << " flits"
+         << (ivc.dropping ? ", discarding the rest of a dropped packet" : "");
+      if (ivc.arriving_queue >= 0) os << ", receiving a packet into queue " << ivc.arriving_queue % queues_per_vc_;
+      os << "\n";
       for (std::uint32_t qi = v * queues_per_vc_; qi < (v + 1u) * queues_per_vc_; ++qi) {
         const Queue& q = in.queues[qi];
         if (q.flits == 0 && q.state == QueueState::Empty) continue;
         os << "    queue " << qi % queues_per_vc_ << ": " << q.flits << " flits, "
            << (q.state == QueueState::WaitVc ? "waiting for a VC" : q.state == QueueState::Active ? "active" : "empty")
-           << " -> out " << q.out_port << " vc " << (q.out_vc == kNoVc ? -1 : static_cast<int>(q.out_vc))
-           << ", ready at " << q.ready;
-        if (q.head >= 0) {
-          const Flit& f = ivc.slots[q.head].flit;
-          const Packet& pk = env_.packets[f.packet];
-          os << ", head " << f << " (" << to_string(pk.kind) << " " << pk.src << "->" << pk.dst << ", size " << pk.size << ")";
+           << " -> out " << q.out_port << " vc " << (q.out_vc == kNoVc ? -1 : static_cast<int>(q.out_vc)) << ", ready at "
+           << q.ready << "\n";
+        // The packets in the queue, in order, with their flit counts.
+        PacketId cur = kNoPacket;
+        std::uint32_t count = 0;
+        Flit first;
+        auto flush = [&] {
+          if (cur != kNoPacket) os << "      " << first << " +" << count - 1 << " flits: " << pkt(cur) << "\n";
+        };
+        for (std::int32_t i = q.head; i >= 0; i = ivc.slots[i].next) {
+          const Flit& f = ivc.slots[i].flit;
+          if (f.packet != cur) {
+            flush();
+            cur = f.packet;
+            count = 0;
+            first = f;
+          }
+          ++count;
         }
-        os << "\n";
+        flush();
       }
     }
   }
   for (std::size_t o = 0; o < ports_.size(); ++o) {
     const OutputPort& out = ports_[o];
     if (!out.spec.connected()) continue;
+    for (std::size_t k = 0; k < out.traversal.size(); ++k)
+      os << "  out " << o << " switch traversal: " << out.traversal[k].second << " due at " << out.traversal[k].first << ", "
+         << pkt(out.traversal[k].second.packet) << "\n";
+    if (out.last_written.valid())
+      os << "  out " << o << " wire: " << out.last_written << " (written at the last edge), " << pkt(out.last_written.packet) << "\n";
+    for (std::size_t k = 0; k < out.credit_link.size(); ++k)
+      os << "  out " << o << " credit link: " << out.credit_link[k].second << " due at " << out.credit_link[k].first << "\n";
     for (VcId v = 0; v < num_vcs_; ++v) {
+      const OutputVc& ov = out.vcs[v];
       const std::uint32_t c = credits(static_cast<PortId>(o), v);
-      if (!out.vcs[v].owned && c == out.spec.out_depth && out.vcs[v].queue.empty()) continue;
-      os << "  out " << o << " vc " << v << ": credits " << c << "/" << out.spec.out_depth
-         << (out.vcs[v].owned ? ", owned" : "") << ", output queue " << out.vcs[v].queue.size() << "\n";
+      if (!ov.owned && c == out.spec.out_depth && ov.queue.empty() && ov.reserved == 0) continue;
+      os << "  out " << o << " vc " << v << ": credits " << c << "/" << out.spec.out_depth;
+      if (ov.owned) {
+        // The owner is the input queue whose head packet holds this VC.
+        os << ", owned";
+        for (std::size_t p = 0; p < inputs_.size(); ++p)
+          for (std::uint32_t qi = 0; qi < inputs_[p].queues.size(); ++qi) {
+            const Queue& q = inputs_[p].queues[qi];
+            if (q.state == QueueState::Active && q.out_port == o && q.out_vc == v)
+              os << " by in " << port_name(p) << " vc " << qi / queues_per_vc_ << " queue " << qi % queues_per_vc_;
+          }
+      }
+      if (cioq_) os << ", output queue " << ov.queue.size() << " flits, " << ov.reserved << " reserved";
+      os << "\n";
+      for (std::size_t k = 0; k < ov.queue.size(); ++k)
+        if (k == 0 || ov.queue[k].head) os << "      " << ov.queue[k] << ": " << pkt(ov.queue[k].packet) << "\n";
     }
+  }
+  if (hooks_) hooks_->dump_state(os);
+}
+
+bool Router::holds_state() const {
+  if (buffered_ != 0) return true;
+  for (const InputPort& in : inputs_) {
+    if (!in.link.empty() || !in.credit_return.empty()) return true;
+    for (const InputVc& ivc : in.vcs)
+      if (ivc.dropping || ivc.arriving_queue >= 0) return true;
+  }
+  for (std::size_t o = 0; o < ports_.size(); ++o) {
+    const OutputPort& out = ports_[o];
+    if (!out.spec.connected()) continue;
+    if (!out.credit_link.empty() || out.last_written.valid()) return true;
+    for (VcId v = 0; v < num_vcs_; ++v)
+      if (out.vcs[v].owned || credits(static_cast<PortId>(o), v) != out.spec.out_depth) return true;
+  }
+  return false;
+}
+
+void Router::mark_held(std::vector<char>& held) const {
+  auto mark = [&](const Flit& f) {
+    if (f.valid() && f.packet < held.size()) held[f.packet] = 1;
+  };
+  for (const InputPort& in : inputs_) {
+    for (std::size_t k = 0; k < in.link.size(); ++k) mark(in.link[k].second);
+    for (std::size_t qi = 0; qi < in.queues.size(); ++qi) {
+      const InputVc& ivc = in.vcs[qi / queues_per_vc_];
+      for (std::int32_t i = in.queues[qi].head; i >= 0; i = ivc.slots[i].next) mark(ivc.slots[i].flit);
+    }
+  }
+  for (const OutputPort& out : ports_) {
+    for (std::size_t k = 0; k < out.traversal.size(); ++k) mark(out.traversal[k].second);
+    for (const OutputVc& ov : out.vcs)
+      for (std::size_t k = 0; k < ov.queue.size(); ++k) mark(ov.queue[k]);
+    mark(out.last_written);  // on the wire: written at the last edge, not yet sampled downstream
   }
 }
 
@@ -603,8 +688,10 @@ void Router::check_quiescent() const {
   if (buffered_ != 0) os << buffered_ << " flits still buffered; ";
   for (std::size_t p = 0; p < inputs_.size(); ++p) {
     if (!inputs_[p].link.empty()) os << "flits on input link " << p << "; ";
-    for (VcId v = 0; v < num_vcs_; ++v)
+    for (VcId v = 0; v < num_vcs_; ++v) {
       if (inputs_[p].vcs[v].dropping) os << "input " << p << " vc " << v << " mid-drop; ";
+      if (inputs_[p].vcs[v].arriving_queue >= 0) os << "input " << p << " vc " << v << " mid-packet (tail not arrived); ";
+    }
   }
   for (std::size_t o = 0; o < ports_.size(); ++o) {
     const OutputPort& out = ports_[o];

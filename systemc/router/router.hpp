@@ -106,8 +106,12 @@ class Router : public sc_core::sc_module, public RouterApi, public CongestionVie
   // Credits currently available for (output port, VC).
   std::uint32_t credits(PortId port, VcId vc) const;
   std::uint32_t input_occupancy(PortId port, VcId vc) const;
-  // Human-readable state for deadlock reports.
+  // Human-readable state for deadlock reports: every flit, packet, owned VC and missing credit.
   void dump_state(std::ostream& os) const;
+  // Anything that dump_state would show (flits anywhere, owned VCs, credits out, mid-packet VCs).
+  bool holds_state() const;
+  // Sets held[id] for every packet with a flit in this router (links, buffers, switch, queues).
+  void mark_held(std::vector<char>& held) const;
   // Throws ModelError unless the router is empty and every credit counter is full (call when
   // the network has drained).
   void check_quiescent() const;

@@ -3,6 +3,7 @@
 // the last hop). Every drop emits exactly one NACK from the switch's own control source; when
 // that source is full the packet is not dropped.
 #include <memory>
+#include <ostream>
 #include <vector>
 
 #include "blocks/lhrp_scheduler.hpp"
@@ -63,6 +64,10 @@ class SwitchHooks : public RouterHooks {
       s.value(sched_.queued_ref(e), "lhrp.endpoint_" + std::to_string(e) + ".queued");
       s.value(sched_.next_free_ref(e), "lhrp.endpoint_" + std::to_string(e) + ".next_free");
     }
+  }
+
+  void dump_state(std::ostream& os) const override {
+    for (const PacketId g : grants_) os << "  grant waiting for the control source: packet " << g << "\n";
   }
 
   void tick(RouterApi& api) override {
