@@ -109,6 +109,9 @@ class Nic : public sc_core::sc_module, public NicApi {
   const NicCounters& counters() const { return counters_; }
   // Messages queued at the source and not yet fully injected.
   std::uint64_t queued_messages() const { return queued_messages_ + posted_.size(); }
+  // Data packets kept for retransmission until their ACK (including those whose retransmission
+  // is scheduled: between a NACK and its resend no packet of theirs is live).
+  std::uint64_t retransmit_buffered() const { return sent_.size(); }
   std::uint32_t credits(VcId vc) const { return arbiter_.credits(vc); }
   void dump_state(std::ostream& os) const;
   // Anything that dump_state would show: queued or unacknowledged work, or packets in flight.

@@ -162,10 +162,17 @@ std::uint64_t Network::flits_buffered() const {
   return n;
 }
 
+bool Network::in_flight() const {
+  if (packets_.live() != 0) return true;
+  for (const auto& n : nics_)
+    if (n->retransmit_buffered()) return true;
+  return false;
+}
+
 bool Network::empty() const {
   for (const auto& n : nics_)
     if (n->queued_messages()) return false;
-  return packets_.live() == 0;
+  return !in_flight();
 }
 
 void Network::dump_state(std::ostream& os) const {

@@ -38,8 +38,11 @@ class Network : public sc_core::sc_module {
   // Sum over routers of flits sent on any output (flit-hops) and of flits buffered.
   std::uint64_t flit_hops() const;
   std::uint64_t flits_buffered() const;
-  // Nothing left anywhere: no queued messages, no packets in flight.
+  // Nothing left anywhere: no queued messages, no packets in flight, no packet waiting in a
+  // retransmit buffer for its ACK or its scheduled resend.
   bool empty() const;
+  // Packets in flight or waiting for a resend (what the run waits for, queued messages aside).
+  bool in_flight() const;
   void dump_state(std::ostream& os) const;
   void check_quiescent() const;
 
