@@ -67,9 +67,11 @@ class RouterHooks {
   virtual void on_output_tail(RouterApi&, Packet&, PortId /*out_port*/) {}
   // Queue heads: when wants_head_scan(), called every cycle for each input-queue head packet
   // whose head flit is still buffered; return true to drop it (e.g. SRP queuing timeout). The
-  // router releases the packet record once its tail is gone.
+  // router releases the packet record once its tail is gone. `waiting_since` is the cycle the
+  // head flit's zero-load stay ended (arrival + routing + VC-allocation delay): time spent after
+  // it is queuing, time before it is the router pipeline (it may still be in the future).
   virtual bool wants_head_scan() const { return false; }
-  virtual bool on_queue_head(RouterApi&, Packet&, PortId /*in_port*/, Cycle /*arrived*/) { return false; }
+  virtual bool on_queue_head(RouterApi&, Packet&, PortId /*in_port*/, Cycle /*waiting_since*/) { return false; }
   // Once per cycle after arbitration.
   virtual void tick(RouterApi&) {}
   // Waveforms: register the mechanism's state (marks, table cells, ...) with names under the

@@ -482,7 +482,8 @@ void Router::scan_queue_heads() {
     if (q.state == QueueState::Empty || q.flits == 0) continue;
     const Slot& s = inputs_[port].vcs[qi / queues_per_vc_].slots[q.head];
     if (!s.flit.head) continue;
-    if (hooks_->on_queue_head(*this, env_.packets[s.flit.packet], port, s.arrival)) drop_head_packet(port, qi, q);
+    const Cycle waiting_since = s.arrival + env_.config.delays.routing + env_.config.delays.vc_alloc;
+    if (hooks_->on_queue_head(*this, env_.packets[s.flit.packet], port, waiting_since)) drop_head_packet(port, qi, q);
   }
 }
 

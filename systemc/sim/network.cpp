@@ -175,6 +175,12 @@ bool Network::empty() const {
   return !in_flight();
 }
 
+std::uint64_t Network::deliveries() const {
+  std::uint64_t n = 0;
+  for (const auto& nic : nics_) n += nic->counters().data_packets_received + nic->counters().acks_received;
+  return n;
+}
+
 void Network::dump_state(std::ostream& os) const {
   os << "network state at cycle " << now() << ": " << packets_.live() << " packets live, " << flits_buffered()
      << " flits buffered in routers\n";

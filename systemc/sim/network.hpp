@@ -43,6 +43,9 @@ class Network : public sc_core::sc_module {
   bool empty() const;
   // Packets in flight or waiting for a resend (what the run waits for, queued messages aside).
   bool in_flight() const;
+  // Data packets delivered to their destination NIC plus ACKs received by their source, so far
+  // (progress, for the livelock watchdog; NACKs, reservations and grants are not progress).
+  std::uint64_t deliveries() const;
   void dump_state(std::ostream& os) const;
   void check_quiescent() const;
 

@@ -48,9 +48,10 @@ class SwitchHooks : public RouterHooks {
   }
 
   bool wants_head_scan() const override { return p_.timeout_drop(); }
-  bool on_queue_head(RouterApi& api, Packet& pkt, PortId, Cycle arrived) override {
+  bool on_queue_head(RouterApi& api, Packet& pkt, PortId, Cycle waiting_since) override {
     if (pkt.kind != PacketKind::Data || !pkt.has(kFlagSpeculative)) return false;
-    if (api.now() - arrived < p_.timeout || !api.can_emit(v_.ack, 1)) return false;
+    // Queuing time only: a timeout shorter than the router pipeline must not drop every packet.
+    if (api.now() < waiting_since + p_.timeout || !api.can_emit(v_.ack, 1)) return false;
     // Counted at arrival for its last-hop endpoint: it will never leave on the ejection port.
     const PortId e = api.terminal_port_of(pkt.dst);
     if (e != kNoPort) sched_.depart(e, pkt.size);
