@@ -500,6 +500,18 @@ void Nic::dump_state(std::ostream& os) const {
   if (!reassembly_.empty()) os << "  " << reassembly_.size() << " messages partially reassembled\n";
 }
 
+bool Nic::holds_state() const {
+  if (queued_messages() || control_queued_ || data_stream_.busy() || retx_stream_.busy() || counters_.unacked ||
+      !sent_.empty() || !scheduled_.empty() || !reassembly_.empty() || !in_link_.empty() || !credit_link_.empty() ||
+      !credit_return_.empty() || last_written_.valid())
+    return true;
+  for (const auto& s : control_streams_)
+    if (s.busy()) return true;
+  for (VcId v = 0; v < env_.num_vcs; ++v)
+    if (arbiter_.credits(v) != env_.inject_depth) return true;
+  return false;
+}
+
 void Nic::mark_held(std::vector<char>& held) const {
   auto mark = [&](PacketId id) {
     if (id != kNoPacket && id < held.size()) held[id] = 1;

@@ -114,8 +114,9 @@ class Nic : public sc_core::sc_module, public NicApi {
   std::uint64_t retransmit_buffered() const { return sent_.size(); }
   std::uint32_t credits(VcId vc) const { return arbiter_.credits(vc); }
   void dump_state(std::ostream& os) const;
-  // Anything that dump_state would show: queued or unacknowledged work, or packets in flight.
-  bool holds_state() const { return !idle() || counters_.unacked || !sent_.empty() || !reassembly_.empty(); }
+  // Anything that dump_state would show: queued or unacknowledged work, packets in flight,
+  // credits out.
+  bool holds_state() const;
   // Sets held[id] for every packet in this NIC's streams, control queues and ejection link.
   void mark_held(std::vector<char>& held) const;
   void check_quiescent() const;

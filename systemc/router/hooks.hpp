@@ -65,11 +65,13 @@ class RouterHooks {
   virtual void on_output_dequeue(RouterApi&, Packet&, const BufferState&) {}
   // A packet's tail flit left on an output link.
   virtual void on_output_tail(RouterApi&, Packet&, PortId /*out_port*/) {}
-  // Queue heads: when wants_head_scan(), called every cycle for each input-queue head packet
-  // whose head flit is still buffered; return true to drop it (e.g. SRP queuing timeout). The
-  // router releases the packet record once its tail is gone. `waiting_since` is the cycle the
-  // head flit's zero-load stay ended (arrival + routing + VC-allocation delay): time spent after
-  // it is queuing, time before it is the router pipeline (it may still be in the future).
+  // Queue heads: when wants_head_scan(), called every cycle after allocation for each blocked
+  // input-queue head packet: its head flit is still buffered although its routing and
+  // VC-allocation delays have elapsed (it lost VC or switch allocation, or its output has no
+  // room); return true to drop it (e.g. SRP queuing timeout). A head that can leave is never
+  // offered. The router releases the packet record once its tail is gone. `waiting_since` is the
+  // cycle the head flit's zero-load stay ended (arrival + routing + VC-allocation delay): time
+  // after it is queuing, time before it is the router pipeline.
   virtual bool wants_head_scan() const { return false; }
   virtual bool on_queue_head(RouterApi&, Packet&, PortId /*in_port*/, Cycle /*waiting_since*/) { return false; }
   // Once per cycle after arbitration.

@@ -105,9 +105,10 @@ void Router::end_of_elaboration() {
 void Router::tick() {
   now_ = sc_core::sc_time_stamp().value() / period_ps_;
   receive();
-  if (hooks_ && hooks_->wants_head_scan()) scan_queue_heads();
   if (!va_list_.empty()) allocate_vcs();
   if (!sa_list_.empty()) allocate_switch();
+  // Heads still blocked after this cycle's allocation (e.g. SRP queuing timeout drops).
+  if (hooks_ && hooks_->wants_head_scan()) scan_queue_heads();
   if (in_traversal_) traverse();
   if (cioq_ && oq_total_) arbitrate_links();
   if (hooks_) hooks_->tick(*this);
@@ -470,7 +471,9 @@ void Router::return_credit(PortId port, VcId vc) {
 }
 
 void Router::scan_queue_heads() {
-  // Waiting heads: packets whose head flit is still in the input buffer.
+  // Blocked heads: packets whose head flit is still in the input buffer after this cycle's
+  // allocation although it could have been allocated (its routing or VC-allocation delay has
+  // elapsed): it lost VC or switch allocation, or its output has no room.
   scratch_.clear();
   for (const auto ref : va_list_) scratch_.push_back(ref);
   for (const auto ref : sa_list_) scratch_.push_back(ref);
@@ -479,7 +482,7 @@ void Router::scan_queue_heads() {
     if (inputs_[port].internal) continue;
     const std::uint32_t qi = ref & 0xffff;
     Queue& q = inputs_[port].queues[qi];
-    if (q.state == QueueState::Empty || q.flits == 0) continue;
+    if (q.state == QueueState::Empty || q.flits == 0 || q.ready > now_) continue;
     const Slot& s = inputs_[port].vcs[qi / queues_per_vc_].slots[q.head];
     if (!s.flit.head) continue;
     const Cycle waiting_since = s.arrival + env_.config.delays.routing + env_.config.delays.vc_alloc;

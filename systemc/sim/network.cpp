@@ -177,7 +177,7 @@ bool Network::empty() const {
 
 std::uint64_t Network::deliveries() const {
   std::uint64_t n = 0;
-  for (const auto& nic : nics_) n += nic->counters().data_packets_received + nic->counters().acks_received;
+  for (const auto& nic : nics_) n += nic->counters().packets_ejected - nic->counters().nacks_received;
   return n;
 }
 

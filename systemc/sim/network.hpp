@@ -43,8 +43,8 @@ class Network : public sc_core::sc_module {
   bool empty() const;
   // Packets in flight or waiting for a resend (what the run waits for, queued messages aside).
   bool in_flight() const;
-  // Data packets delivered to their destination NIC plus ACKs received by their source, so far
-  // (progress, for the livelock watchdog; NACKs, reservations and grants are not progress).
+  // Packets delivered to NICs so far, NACKs aside (progress, for the livelock watchdog: a NACK
+  // is what a drop-and-resend loop delivers).
   std::uint64_t deliveries() const;
   void dump_state(std::ostream& os) const;
   void check_quiescent() const;

@@ -86,15 +86,15 @@ RunResult run_network(Network& net, const RunOptions& opt) {
       net.dump_state(os);
       throw ModelError(os.str());
     }
-    // Livelock: flits move (drops, NACKs, resends) but no data packet reaches its destination
-    // and no ACK its source (a backlog of ACKs still draining is progress).
+    // Livelock: flits move (drops, NACKs, resends) but no packet other than a NACK reaches a
+    // NIC (a backlog of ACKs or grants still draining is progress).
     const std::uint64_t delivered = net.deliveries();
     if (delivered != last_delivered || net.packets().live() == 0) {
       last_delivered = delivered;
       last_delivery_cycle = now;
     } else if (now - last_delivery_cycle >= sim.watchdog) {
       std::ostringstream os;
-      os << "livelock: no data packet or ACK delivered for " << (now - last_delivery_cycle) << " cycles with "
+      os << "livelock: no packet but NACKs delivered for " << (now - last_delivery_cycle) << " cycles with "
          << net.packets().live() << " packets live\n";
       net.dump_state(os);
       throw ModelError(os.str());
