@@ -72,6 +72,10 @@ Router::Router(sc_core::sc_module_name name, RouterId id, std::vector<RouterPort
   allocator_ = blocks::SwitchAllocator(blocks::SwitchAllocatorParams{
       static_cast<unsigned>(nports + 1), nports, num_vcs_ * queues_per_vc_, num_prio,
       cfg.speedup, cioq_ ? cfg.speedup : 1u});
+  // VC allocation: one round-robin arbiter per output port over every input queue (ports and
+  // the control source).
+  va_arbiters_.assign(nports, blocks::RrArbiter(blocks::RrArbiterParams{
+                                  static_cast<unsigned>(inputs_.size() * num_vcs_ * queues_per_vc_), 1, false}));
   give_count_.assign(num_vcs_, 0);
   take_flag_.assign(num_vcs_, 0);
   counters_.flits_out.assign(nports, 0);
@@ -270,35 +274,72 @@ std::uint32_t Router::out_space(PortId port, VcId vc) const {
   return out.credits[vc].count();
 }
 
+VcId Router::free_vc(const Queue& q, std::uint8_t vnet, std::uint32_t size) const {
+  const OutputPort& out = ports_[q.out_port];
+  const std::uint32_t start = vcs_per_level_ > 1 ? va_rotate_ % vcs_per_level_ : 0;
+  for (std::uint32_t j = 0, c = start; j < vcs_per_level_; ++j, c = c + 1 == vcs_per_level_ ? 0 : c + 1) {
+    const VcId v = vc_for(vnet, q.level, c);
+    if (out.vcs[v].owned) continue;
+    if (vct_ && out_space(q.out_port, v) < size) continue;
+    return v;
+  }
+  return kNoVc;
+}
+
 void Router::allocate_vcs() {
-  const std::size_t n = va_list_.size();
-  if (n == 0) return;
-  // Requests are served in a rotating order so no input is favoured (not a mirrored block).
-  scratch_.assign(va_list_.begin(), va_list_.end());
-  const std::size_t start = va_rotate_++ % n;
-  const std::uint32_t vc_start = vcs_per_level_ > 1 ? va_rotate_ % vcs_per_level_ : 0;
-  for (std::size_t k = 0, i = start; k < n; ++k, i = i + 1 == n ? 0 : i + 1) {
-    const std::uint32_t ref = scratch_[i];
-    Queue& q = queue_ref(ref);
-    if (q.state != QueueState::WaitVc || q.ready > now_) continue;
-    const PortId in_port = static_cast<PortId>(ref >> 16);
-    const VcId in_vc = static_cast<VcId>((ref & 0xffff) / queues_per_vc_);
-    const Slot& s = inputs_[in_port].vcs[in_vc].slots[q.head];
-    const Packet& pkt = env_.packets[s.flit.packet];
-    const std::uint8_t vnet = vnet_of_vc(in_vc);
-    OutputPort& out = ports_[q.out_port];
-    for (std::uint32_t j = 0, c = vc_start; j < vcs_per_level_; ++j, c = c + 1 == vcs_per_level_ ? 0 : c + 1) {
-      const VcId v = vc_for(vnet, q.level, c);
-      if (out.vcs[v].owned) continue;
-      if (vct_ && out_space(q.out_port, v) < pkt.size) continue;
-      out.vcs[v].owned = true;
+  // Separable by output port: the waiting heads routed to one output compete for its free VCs
+  // (of their vnet and level, with room for the whole packet under virtual cut-through) in the
+  // round-robin order of that output's arbiter (the mirrored RrArbiter, one requester per input
+  // queue), which moves past each winner.
+  const Cycle ready = now_ + env_.config.delays.vc_alloc;
+  ++va_rotate_;
+  scratch_.clear();
+  for (const std::uint32_t ref : va_list_)
+    if (queue_ref(ref).ready <= now_) scratch_.push_back(ref);
+  if (scratch_.empty()) return;
+  std::sort(scratch_.begin(), scratch_.end(), [&](std::uint32_t a, std::uint32_t b) {
+    const PortId pa = queue_ref(a).out_port, pb = queue_ref(b).out_port;
+    return pa != pb ? pa < pb : a < b;
+  });
+  const auto queues_per_port = static_cast<std::uint32_t>(inputs_[0].queues.size());
+  for (std::size_t b = 0, e = 0; b < scratch_.size(); b = e) {
+    const PortId out_port = queue_ref(scratch_[b]).out_port;
+    for (e = b; e < scratch_.size() && queue_ref(scratch_[e]).out_port == out_port; ++e) {}
+    blocks::RrArbiter& arb = va_arbiters_[out_port];
+    std::size_t left = e - b;  // candidates not yet granted: scratch_[b, b + left)
+    while (left > 0) {
+      va_requests_.clear();
+      for (std::size_t k = b; k < b + left; ++k) {
+        const std::uint32_t ref = scratch_[k];
+        const Queue& q = queue_ref(ref);
+        const auto in_vc = static_cast<VcId>((ref & 0xffff) / queues_per_vc_);
+        const Packet& pkt = env_.packets[inputs_[ref >> 16].vcs[in_vc].slots[q.head].flit.packet];
+        if (free_vc(q, vnet_of_vc(in_vc), pkt.size) != kNoVc)
+          va_requests_.push_back(blocks::RrArbiter::Request{(ref >> 16) * queues_per_port + (ref & 0xffff), 0});
+      }
+      const int w = arb.pick(va_requests_.data(), va_requests_.size());
+      if (w < 0) break;
+      arb.commit(w, 0, true);
+      const auto winner = static_cast<std::uint32_t>(w);
+      const std::uint32_t ref = ((winner / queues_per_port) << 16) | (winner % queues_per_port);
+      Queue& q = queue_ref(ref);
+      const auto in_vc = static_cast<VcId>((ref & 0xffff) / queues_per_vc_);
+      const Packet& pkt = env_.packets[inputs_[ref >> 16].vcs[in_vc].slots[q.head].flit.packet];
+      const VcId v = free_vc(q, vnet_of_vc(in_vc), pkt.size);
+      ports_[out_port].vcs[v].owned = true;
       q.out_vc = v;
-      if (pkt.has(kFlagWatched)) watch_vc_granted(ref);
       q.state = QueueState::Active;
-      q.ready = now_ + env_.config.delays.vc_alloc;
+      q.ready = ready;
+      if (pkt.has(kFlagWatched)) watch_vc_granted(ref);
       list_remove(va_list_, q);
       list_add(sa_list_, ref, q);
-      break;
+      // Drop the winner from the candidates.
+      for (std::size_t k = b; k < b + left; ++k)
+        if (scratch_[k] == ref) {
+          scratch_[k] = scratch_[b + left - 1];
+          break;
+        }
+      --left;
     }
   }
 }

@@ -27,6 +27,7 @@
 
 #include "blocks/credit_counter.hpp"
 #include "blocks/output_arbiter.hpp"
+#include "blocks/rr_arbiter.hpp"
 #include "blocks/switch_allocator.hpp"
 #include "core/flit.hpp"
 #include "core/packet.hpp"
@@ -183,6 +184,8 @@ class Router : public sc_core::sc_module, public RouterApi, public CongestionVie
   void receive();
   void accept_flit(PortId port, const Flit& f);
   void allocate_vcs();
+  // A free output VC for queue q's head packet (vnet, size), or kNoVc.
+  VcId free_vc(const Queue& q, std::uint8_t vnet, std::uint32_t size) const;
   void allocate_switch();
   void traverse();
   void arbitrate_links();
@@ -232,7 +235,9 @@ class Router : public sc_core::sc_module, public RouterApi, public CongestionVie
   std::uint64_t period_ps_;
   std::uint64_t buffered_ = 0;  // flits in input buffers, switch, output queues and link delay lines
   std::vector<std::uint32_t> va_list_, sa_list_;
-  std::uint32_t va_rotate_ = 0;
+  std::uint32_t va_rotate_ = 0;                     // rotates the choice among free VCs of a level
+  std::vector<blocks::RrArbiter> va_arbiters_;      // VC allocation, per output port
+  std::vector<blocks::RrArbiter::Request> va_requests_;
   std::vector<blocks::SwitchAllocator::Request> sa_requests_;
   std::vector<blocks::SwitchAllocator::Grant> sa_grants_;
   std::vector<blocks::OutputArbiter::Request> link_requests_;
