@@ -109,8 +109,12 @@ void Router::end_of_elaboration() {
 void Router::tick() {
   now_ = sc_core::sc_time_stamp().value() / period_ps_;
   receive();
-  if (!va_list_.empty()) allocate_vcs();
+  if (!va_list_.empty()) allocate_vcs(false);
+  vc_released_ = false;
   if (!sa_list_.empty()) allocate_switch();
+  // A tail that won the switch released its output VC: the next packet may take it in this
+  // same cycle, so back-to-back packets on one output VC leave no gap (docs/architecture.md).
+  if (vc_released_ && !va_list_.empty()) allocate_vcs(true);
   // Heads still blocked after this cycle's allocation (e.g. SRP queuing timeout drops).
   if (hooks_ && hooks_->wants_head_scan()) scan_queue_heads();
   if (in_traversal_) traverse();
@@ -274,25 +278,30 @@ std::uint32_t Router::out_space(PortId port, VcId vc) const {
   return out.credits[vc].count();
 }
 
-VcId Router::free_vc(const Queue& q, std::uint8_t vnet, std::uint32_t size) const {
+VcId Router::free_vc(const Queue& q, std::uint8_t vnet, std::uint32_t size, bool after_switch) const {
   const OutputPort& out = ports_[q.out_port];
   const std::uint32_t start = vcs_per_level_ > 1 ? va_rotate_ % vcs_per_level_ : 0;
   for (std::uint32_t j = 0, c = start; j < vcs_per_level_; ++j, c = c + 1 == vcs_per_level_ ? 0 : c + 1) {
     const VcId v = vc_for(vnet, q.level, c);
     if (out.vcs[v].owned) continue;
-    if (vct_ && out_space(q.out_port, v) < size) continue;
+    if (vct_) {
+      // Input-queued: a credit taken by this cycle's switch grants is still in the counter.
+      const auto taken = after_switch && !cioq_ ? static_cast<std::uint32_t>(std::count(out.take.begin(), out.take.end(), v)) : 0u;
+      if (out_space(q.out_port, v) < size + taken) continue;
+    }
     return v;
   }
   return kNoVc;
 }
 
-void Router::allocate_vcs() {
+void Router::allocate_vcs(bool after_switch) {
   // Separable by output port: the waiting heads routed to one output compete for its free VCs
   // (of their vnet and level, with room for the whole packet under virtual cut-through) in the
   // round-robin order of that output's arbiter (the mirrored RrArbiter, one requester per input
-  // queue), which moves past each winner.
-  const Cycle ready = now_ + env_.config.delays.vc_alloc;
-  ++va_rotate_;
+  // queue), which moves past each winner. The pass after switch allocation sees the VCs
+  // released by this cycle's tails; its winners bid for the switch from the next cycle on.
+  const Cycle ready = now_ + (after_switch ? std::max(env_.config.delays.vc_alloc, 1u) : env_.config.delays.vc_alloc);
+  if (!after_switch) ++va_rotate_;
   scratch_.clear();
   for (const std::uint32_t ref : va_list_)
     if (queue_ref(ref).ready <= now_) scratch_.push_back(ref);
@@ -314,7 +323,7 @@ void Router::allocate_vcs() {
         const Queue& q = queue_ref(ref);
         const auto in_vc = static_cast<VcId>((ref & 0xffff) / queues_per_vc_);
         const Packet& pkt = env_.packets[inputs_[ref >> 16].vcs[in_vc].slots[q.head].flit.packet];
-        if (free_vc(q, vnet_of_vc(in_vc), pkt.size) != kNoVc)
+        if (free_vc(q, vnet_of_vc(in_vc), pkt.size, after_switch) != kNoVc)
           va_requests_.push_back(blocks::RrArbiter::Request{(ref >> 16) * queues_per_port + (ref & 0xffff), 0});
       }
       const int w = arb.pick(va_requests_.data(), va_requests_.size());
@@ -325,7 +334,7 @@ void Router::allocate_vcs() {
       Queue& q = queue_ref(ref);
       const auto in_vc = static_cast<VcId>((ref & 0xffff) / queues_per_vc_);
       const Packet& pkt = env_.packets[inputs_[ref >> 16].vcs[in_vc].slots[q.head].flit.packet];
-      const VcId v = free_vc(q, vnet_of_vc(in_vc), pkt.size);
+      const VcId v = free_vc(q, vnet_of_vc(in_vc), pkt.size, after_switch);
       ports_[out_port].vcs[v].owned = true;
       q.out_vc = v;
       q.state = QueueState::Active;
@@ -377,8 +386,9 @@ void Router::allocate_switch() {
       hooks_->on_input_dequeue(*this, env_.packets[f.packet], input_state(in_port, in_vc, q, q.out_port, 1));
     if (f.tail) {
       out.vcs[q.out_vc].owned = false;
+      vc_released_ = true;
       list_remove(sa_list_, q);
-      if (q.flits > 0) start_head(in_port, g.req, q, now_ + 1);
+      if (q.flits > 0) start_head(in_port, g.req, q, now_);
       else q.state = QueueState::Empty;
     }
   }

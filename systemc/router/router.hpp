@@ -183,9 +183,9 @@ class Router : public sc_core::sc_module, public RouterApi, public CongestionVie
   void tick();
   void receive();
   void accept_flit(PortId port, const Flit& f);
-  void allocate_vcs();
+  void allocate_vcs(bool after_switch);
   // A free output VC for queue q's head packet (vnet, size), or kNoVc.
-  VcId free_vc(const Queue& q, std::uint8_t vnet, std::uint32_t size) const;
+  VcId free_vc(const Queue& q, std::uint8_t vnet, std::uint32_t size, bool after_switch) const;
   void allocate_switch();
   void traverse();
   void arbitrate_links();
@@ -238,6 +238,7 @@ class Router : public sc_core::sc_module, public RouterApi, public CongestionVie
   std::uint32_t va_rotate_ = 0;                     // rotates the choice among free VCs of a level
   std::vector<blocks::RrArbiter> va_arbiters_;      // VC allocation, per output port
   std::vector<blocks::RrArbiter::Request> va_requests_;
+  bool vc_released_ = false;  // a tail won the switch this cycle (its output VC is free again)
   std::vector<blocks::SwitchAllocator::Request> sa_requests_;
   std::vector<blocks::SwitchAllocator::Grant> sa_grants_;
   std::vector<blocks::OutputArbiter::Request> link_requests_;
