@@ -156,6 +156,12 @@ std::uint64_t Network::flit_hops() const {
   return n;
 }
 
+std::uint64_t Network::flits_injected() const {
+  std::uint64_t n = 0;
+  for (const auto& nic : nics_) n += nic->counters().flits_injected;
+  return n;
+}
+
 std::uint64_t Network::flits_buffered() const {
   std::uint64_t n = 0;
   for (const auto& r : routers_) n += r->buffered_flits();

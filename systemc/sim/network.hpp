@@ -37,6 +37,8 @@ class Network : public sc_core::sc_module {
 
   // Sum over routers of flits sent on any output (flit-hops) and of flits buffered.
   std::uint64_t flit_hops() const;
+  // Flits sent by the NICs into the network.
+  std::uint64_t flits_injected() const;
   std::uint64_t flits_buffered() const;
   // Nothing left anywhere: no queued messages, no packets in flight, no packet waiting in a
   // retransmit buffer for its ACK or its scheduled resend.

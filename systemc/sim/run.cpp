@@ -75,7 +75,7 @@ RunResult run_network(Network& net, const RunOptions& opt) {
     const Cycle now = net.now();
     // Watchdog: packets in flight but no flit moved for sim.watchdog cycles means deadlock
     // (flits may sit in routers, or in a NIC stream waiting for credits).
-    const std::uint64_t moves = net.flit_hops() + net.stats().flits_ejected_total();
+    const std::uint64_t moves = net.flit_hops() + net.stats().flits_ejected_total() + net.flits_injected();
     if (moves != last_moves) {
       last_moves = moves;
       last_move_cycle = now;

@@ -7,8 +7,9 @@ run must exit 0 with its measured packets delivered and the end-of-run check pas
 saturated (`drained: false`, counted apart). A run stopped by the watchdog or by the drain limit
 is run again with both limits 50x larger: if it then ends clean it was only slow (counted as
 `slow_*`: e.g. ACKs or grants queued behind a small terminal buffer, sources throttled by ECN).
-Anything else is a failure: its config is written to OUT/fail_NNNNN.yaml with the first lines
-of the error beside it (.txt).
+Their configs go to OUT/slow_NNNNN.yaml with the first error (.txt). Anything else is a
+failure: its config is written to OUT/fail_NNNNN.yaml with the first lines of the error beside
+it (.txt).
 
     tests/net/random_networks.py build/ccnet --runs 2000 --seed 1 --out out/random_networks [--jobs 2]
 
@@ -158,7 +159,7 @@ def run_one(ccnet, out, index, cfg, timeout):
         again, hops2, _ = classify(ccnet, path, rdir, timeout * 4,
                                    ["--set", f"sim.watchdog={sim['watchdog'] * 50}", "--set", f"sim.drain_limit={sim['drain_limit'] * 50}"])
         if again in ("ok", "saturated"):
-            return index, "slow_" + kind, hops2, "", path
+            return index, "slow_" + kind, hops2, text, path
     return index, kind, hops, text, path
 
 
@@ -182,7 +183,13 @@ def main():
             index, kind, h, text, path = fut.result()
             counts[kind] = counts.get(kind, 0) + 1
             hops += h
-            if kind not in ("ok", "saturated") and not kind.startswith("slow_"):
+            if kind.startswith("slow_"):  # kept for a look, not a failure
+                slow = os.path.join(a.out, f"slow_{index:05d}")
+                os.replace(path, slow + ".yaml")
+                with open(slow + ".txt", "w") as f:
+                    f.write("\n".join(text.splitlines()[:80]) + "\n")
+                subprocess.run(["rm", "-rf", os.path.join(a.out, f"run_{index:05d}")])
+            elif kind not in ("ok", "saturated"):
                 fail = os.path.join(a.out, f"fail_{index:05d}")
                 os.replace(path, fail + ".yaml")
                 with open(fail + ".txt", "w") as f:
