@@ -26,8 +26,8 @@ const Schema& SimConfig::schema() {
                "when all traffic has stopped: wait for the network to empty and check every buffer and credit counter")
         .field("clock_ghz", &SimConfig::clock_ghz, 1.0, "router clock (1 GHz: 1 cycle = 1 ns)", {0.001, 100.0})
         .field("latency_from_first_injection", &SimConfig::latency_from_first_injection, false,
-               "network latency of a retransmitted packet counts from its first (speculative) injection instead of "
-               "from the transmission that got through (paper 003 leaves this open; see docs/outputs.md)");
+               "network latency of a retransmitted packet counts from its first injection (of the copy the "
+               "network dropped) instead of from the transmission that got through (paper 003 leaves this open; see docs/outputs.md)");
     return true;
   }();
   (void)init;
