@@ -38,7 +38,7 @@ class InjectionPolicy {
 
 // Round-robin per packet over the ready queues: the mirrored injection engine
 // (blocks/injection_engine, rtl/ccn_injection_engine.sv) with its rate control off.
-class RoundRobinInjection : public InjectionPolicy {
+class RoundRobinInjection final : public InjectionPolicy {
  public:
   explicit RoundRobinInjection(std::uint32_t queues) : engine_(blocks::InjectionEngineParams{queues, 0, 1, 0, 0}) {}
   void set_ready(NodeId dst, bool ready) override { engine_.set_nonempty(dst, ready); }

@@ -42,6 +42,7 @@ void Nic::attach(std::unique_ptr<NicHooks> hooks) {
   hook_uses_ = hooks_ ? hooks_->uses() : 0;
   InjectionPolicy* own = hooks_ ? hooks_->injection_policy() : nullptr;
   policy_ = own ? own : &round_robin_;
+  own_policy_ = own != nullptr;
   policy_clocked_ = policy_->clocked();
 }
 
@@ -136,7 +137,7 @@ void Nic::ingest_posted() {
     if (!was_empty) messages_[q.tail].next = mi;
     else {
       q.head = mi;
-      policy_->set_ready(req.dst, now_ >= hold_until_[req.dst]);
+      policy_set_ready(req.dst, now_ >= hold_until_[req.dst]);
     }
     q.tail = mi;
     ++q.length.messages;
@@ -159,16 +160,16 @@ void Nic::receive() {
     if (g.vc >= env_.num_vcs) fail("flit " + to_text(g) + " on nonexistent VC");
     if (++eject_occupancy_[g.vc] > env_.config.ejection_buffer)
       fail("ejection buffer overflow on VC " + std::to_string(g.vc) + " (flit sent without a credit)");
-    if (__builtin_expect(any_stall_ || eject_waiting_flits_ != 0, 0) &&
-        (eject_stalled_[vnet_of_vc(g.vc)] || !eject_waiting_[g.vc].empty())) {
+    if (__builtin_expect(eject_slow_, 0) && (eject_stalled_[vnet_of_vc(g.vc)] || !eject_waiting_[g.vc].empty())) {
       // Stalled vnet (or flits of this VC still waiting): the flit stays in the buffer.
       eject_waiting_[g.vc].push_back(g);
       ++eject_waiting_flits_;
+      eject_slow_ = true;
       continue;
     }
     eject_flit(g);
   }
-  if (eject_waiting_flits_) drain_stalled();
+  if (__builtin_expect(eject_waiting_flits_ != 0, 0)) drain_stalled();
   const CreditLanes& c = credit_in_if_->read();
   if (!c.empty()) credit_link_.push_back({now_ - 1 + env_.link_latency, c});
   while (!credit_link_.empty() && credit_link_.front().first <= now_) {
@@ -201,21 +202,26 @@ void Nic::drain_stalled() {
     --eject_waiting_flits_;
     eject_flit(g);
   }
+  eject_slow_ = any_stall_ || eject_waiting_flits_ != 0;
 }
 
 void Nic::stall_ejection(std::uint8_t vnet, bool stalled) {
   if (vnet >= eject_stalled_.size()) fail("stall_ejection of nonexistent vnet " + std::to_string(vnet));
   eject_stalled_[vnet] = stalled ? 1 : 0;
   any_stall_ = std::any_of(eject_stalled_.begin(), eject_stalled_.end(), [](std::uint8_t s) { return s != 0; });
+  eject_slow_ = any_stall_ || eject_waiting_flits_ != 0;
 }
 
 void Nic::eject(const Packet& cp) {
   Packet& p = env_.packets[cp.id];
   p.ejected = now_;
   ++counters_.packets_ejected;
+  if (__builtin_expect((hook_uses_ & NicHooks::kDeliveryHold) == 0, 1)) {
+    deliver_now(p);  // nothing is ever held: no hook calls deliver()
+    return;
+  }
   delivering_ = true;
-  if (p.kind == PacketKind::Data && (hook_uses_ & NicHooks::kDeliveryHold) &&
-      hooks_->on_data_arrival(*this, p) == Delivery::Hold) {
+  if (p.kind == PacketKind::Data && hooks_->on_data_arrival(*this, p) == Delivery::Hold) {
     ++held_packets_;
     if (watching(p)) env_.packets.watch()->event(now_, p, name(), "held");
   } else {
@@ -308,7 +314,7 @@ VcId Nic::choose_vc(std::uint8_t vnet, VcId exclude) const {
   return best;
 }
 
-void Nic::update_ready(NodeId dst) { policy_->set_ready(dst, send_queues_[dst].head >= 0 && now_ >= hold_until_[dst]); }
+void Nic::update_ready(NodeId dst) { policy_set_ready(dst, send_queues_[dst].head >= 0 && now_ >= hold_until_[dst]); }
 
 void Nic::hold(NodeId dst, Cycle until) {
   hold_until_[dst] = until;
@@ -383,7 +389,7 @@ void Nic::start_streams() {
   }
   start_retransmission();
   // Data: the injection policy grants a send queue when the data stream is free.
-  policy_grant_ = queued_messages_ && !data_stream_.busy() ? policy_->pick(now_) : -1;
+  policy_grant_ = queued_messages_ && !data_stream_.busy() ? policy_pick() : -1;
   if (policy_grant_ < 0) return;
   if (static_cast<std::uint32_t>(policy_grant_) >= env_.num_nodes || send_queues_[policy_grant_].head < 0)
     fail("injection policy granted send queue " + std::to_string(policy_grant_) + ", which has nothing to send");
@@ -424,7 +430,7 @@ void Nic::start_streams() {
     --q.length.messages;
     if (q.head < 0) {
       q.tail = -1;
-      policy_->set_ready(dst, false);
+      policy_set_ready(dst, false);
     }
     free_messages_.push_back(done);
     --queued_messages_;
@@ -493,7 +499,7 @@ void Nic::commit_and_write() {
     gives_.clear();
   }
   // A policy's state changes with a grant, or on every cycle for clocked ones (timers).
-  if (policy_grant_ >= 0 || policy_clocked_) policy_->commit(now_, policy_grant_, policy_len_);
+  if (policy_grant_ >= 0 || policy_clocked_) policy_commit(policy_grant_, policy_len_);
   policy_grant_ = -1;
   if (send_ != last_written_) {
     flit_out_if_->write(send_);

@@ -75,7 +75,7 @@ struct NicCounters {
   std::uint64_t retransmit_buffer_peak = 0;  // most unacknowledged packets held at once
 };
 
-class Nic : public sc_core::sc_module, public NicApi {
+class Nic final : public sc_core::sc_module, public NicApi {
  public:
   sc_core::sc_in<bool> clk{"clk"};
   sc_core::sc_out<Flit> flit_out{"flit_out"};
@@ -173,7 +173,7 @@ class Nic : public sc_core::sc_module, public NicApi {
   bool idle() const;
   void ingest_posted();
   void receive();
-  void eject_flit(const Flit& g);
+  [[gnu::always_inline]] inline void eject_flit(const Flit& g);
   void eject(const Packet& p);
   void deliver_now(Packet& p);
   void drain_stalled();
@@ -199,9 +199,21 @@ class Nic : public sc_core::sc_module, public NicApi {
   NicEnv env_;
   std::unique_ptr<NicHooks> hooks_;
   std::uint32_t hook_uses_ = 0;
+  // The injection policy: round_robin_, or the mechanism's (own_policy_). Calls go through these
+  // helpers so that the default costs no virtual call.
   RoundRobinInjection round_robin_;
-  InjectionPolicy* policy_;  // round_robin_ or the mechanism's
+  InjectionPolicy* policy_;
+  bool own_policy_ = false;
   bool policy_clocked_ = false;
+  void policy_set_ready(NodeId dst, bool ready) {
+    if (own_policy_) policy_->set_ready(dst, ready);
+    else round_robin_.set_ready(dst, ready);
+  }
+  int policy_pick() const { return own_policy_ ? policy_->pick(now_) : round_robin_.pick(now_); }
+  void policy_commit(int granted, std::uint32_t flits) {
+    if (own_policy_) policy_->commit(now_, granted, flits);
+    else round_robin_.commit(now_, granted, flits);
+  }
   blocks::OutputArbiter arbiter_;
   Cycle now_ = 0;
   std::uint64_t period_ps_;
@@ -236,6 +248,7 @@ class Nic : public sc_core::sc_module, public NicApi {
   std::vector<Ring<Flit>> eject_waiting_;  // per VC
   std::uint32_t eject_waiting_flits_ = 0;
   bool any_stall_ = false;
+  bool eject_slow_ = false;  // any_stall_ || eject_waiting_flits_: arriving flits take the slow path
   // Delivery holds (on_data_arrival): held data packets, and those released this cycle.
   std::uint64_t held_packets_ = 0;
   std::vector<PacketId> releasing_;

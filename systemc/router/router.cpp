@@ -166,7 +166,13 @@ void Router::accept_flit(PortId port, const Flit& f) {
            " before the previous packet's tail");
     Packet& pkt = env_.packets[f.packet];
     pkt.hop_arrival = now_;
-    const RouteResult r = (hook_uses_ & RouterHooks::kRouting) ? hooks_->route(*this, pkt, port) : Router::default_route(pkt, port);
+    RouteResult r;
+    if (__builtin_expect((hook_uses_ & RouterHooks::kRouting) != 0, 0)) {
+      r = hooks_->route(*this, pkt, port);
+    } else {
+      RouteContext ctx{id_, port, pkt, rng_, *this};
+      r = env_.routing.route(ctx);
+    }
     if (r.port >= num_ports() || !ports_[r.port].spec.connected())
       fail("routing chose unconnected output " + std::to_string(r.port) + " for packet " + std::to_string(pkt.id) +
            " to node " + std::to_string(pkt.dst));

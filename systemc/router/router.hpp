@@ -75,7 +75,7 @@ struct RouterCounters {
   std::uint64_t last_progress = 0;  // cycle of the last flit movement
 };
 
-class Router : public sc_core::sc_module, public RouterApi, public CongestionView {
+class Router final : public sc_core::sc_module, public RouterApi, public CongestionView {
  public:
   sc_core::sc_in<bool> clk{"clk"};
   sc_core::sc_vector<sc_core::sc_in<Flit>> flit_in{"flit_in"};
