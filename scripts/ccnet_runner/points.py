@@ -128,9 +128,12 @@ def load_plan(path, out, extra_sets=(), seeds=None, only=()):
         seeds: 1-10                     # optional (default 1)
     `extra_sets` go after each sweep's own `set`; `seeds` replaces every sweep's seeds."""
     import yaml
-    with open(path) as f:
-        doc = yaml.safe_load(f)
     where = f"plan {path}"
+    try:
+        with open(path) as f:
+            doc = yaml.safe_load(f)
+    except (OSError, yaml.YAMLError) as e:
+        raise ValueError(f"{where}: {e}")
     if not isinstance(doc, dict) or not isinstance(doc.get("sweeps"), list) or set(doc) != {"sweeps"}:
         raise ValueError(f"{where}: expected a mapping with one key, `sweeps`, holding a list")
     base = os.path.dirname(os.path.abspath(path))

@@ -39,7 +39,7 @@ class Progress:
         return duration((time.time() - self.t0) / self.finished_here * left)
 
     def counts(self):
-        return (f"{self.done + self.failed}/{self.total} done, {self.running} running, {self.failed} failed, "
+        return (f"{self.done}/{self.total} done, {self.failed} failed, {self.running} running, "
                 f"{duration(time.time() - self.t0)} elapsed, ETA {self.eta()}")
 
     def _clear(self):
@@ -68,6 +68,7 @@ class Progress:
         self._bar_shown = True
 
     def set_running(self, n):
+        n = min(n, self.total - self.done - self.failed)
         if n != self.running:
             self.running = n
             self.draw(force=True)
@@ -78,6 +79,7 @@ class Progress:
             self.done += 1
         else:
             self.failed += 1
+        self.running = min(self.running, self.total - self.done - self.failed)
         if not result.ok:
             self.line(f"FAILED {result.name}: {result.error}" + ("" if self.interactive else f"; {self.counts()}"))
         elif not self.interactive:

@@ -188,11 +188,11 @@ class SlurmBackend:
                         raise SlurmError(f"{e} (for 10 minutes); job {job} may still be running: run the same "
                                          "command again to follow it")
                     states = None
+                if states is not None:
+                    progress.set_running(sum(1 for s in states.values() if s in ("RUNNING", "COMPLETING")))
                 collect()
                 if states == {}:
                     break
-                if states is not None:
-                    progress.set_running(sum(1 for s in states.values() if s in ("RUNNING", "COMPLETING")))
                 deadline = time.time() + self.opts.poll
                 while time.time() < deadline:
                     progress.draw()
