@@ -13,7 +13,7 @@ records, reuse), local and slurm (backends), progress, results (stats helpers, C
 """
 import os
 
-from .cli import ROOT, add_runner_options, ccnet_binary, run_or_exit, runner_from_args
+from .cli import ROOT, add_runner_options, ccnet_binary, run_experiments, run_or_exit, runner_from_args
 from .execute import RunError, binary_id, run_blocking
 from .points import Point, grid, load_plan, parse_seeds, parse_vary
 from .results import PERF_COLUMNS, get, without_perf, write_csv
@@ -34,4 +34,4 @@ def run_one(ccnet, config, out, sets=(), seed=None, args=()):
 
 __all__ = ["ROOT", "Point", "Runner", "Outcome", "SlurmOptions", "RunError", "grid", "load_plan", "parse_seeds",
            "parse_vary", "write_csv", "get", "without_perf", "PERF_COLUMNS", "run_one", "ccnet_binary",
-           "add_runner_options", "runner_from_args", "run_or_exit"]
+           "add_runner_options", "runner_from_args", "run_or_exit", "run_experiments"]

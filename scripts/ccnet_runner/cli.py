@@ -2,6 +2,7 @@
 import os
 import sys
 
+from .points import Point
 from .runner import BACKENDS, Runner
 from .slurm import SlurmOptions
 
@@ -58,3 +59,13 @@ def run_or_exit(runner, points):
     if not outcome.complete or outcome.failed:
         sys.exit(outcome.exit_code or 1)
     return outcome
+
+
+def run_experiments(runner, described):
+    """Runs the experiments' runs as one batch (one job array on Slurm) and hands back their
+    results. described: [(experiment, [(key, config, sets, out_dir), ...])]; returns
+    {experiment: {key: stats.json contents}} in the order given. Exits unless all succeeded."""
+    points = [Point(name=f"{exp}/{key}", config=os.path.abspath(cfg), out=os.path.abspath(out), sets=list(sets))
+              for exp, runs in described for key, cfg, sets, out in runs]
+    outcome = run_or_exit(runner, points)
+    return {exp: {key: outcome.stats(f"{exp}/{key}") for key, *_ in runs} for exp, runs in described}

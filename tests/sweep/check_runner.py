@@ -140,7 +140,7 @@ out = os.path.join(work, "failing")
 r = sweep(config, "--out", out, "--vary", "traffic.classes[0].rate=0.1,7", "--set", "sim.measure=2000")
 msg = "traffic.classes[0].rate: value 7 out of range [0, 1]"
 check(r.returncode == 1, "a failed point makes the sweep exit 1")
-check(f"FAILED rate-7_seed1: exit 2 (configuration or option error): ccnet: config error: " in r.stderr and msg in r.stderr,
+check("FAILED rate-7_seed1: exit 2 (configuration or option error): ccnet: config error: " in r.stderr and msg in r.stderr,
       "the failure is reported with ccnet's exit status and its own message")
 got = {x["point"]: x for x in rows(os.path.join(out, "sweep.csv"))}
 check(got["rate-7_seed1"]["status"] == "failed" and msg in got["rate-7_seed1"]["error"] and
