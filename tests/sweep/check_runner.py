@@ -29,7 +29,9 @@ import time
 
 root, ccnet, work = (os.path.abspath(a) for a in sys.argv[1:4])
 sys.path.insert(0, os.path.join(root, "scripts"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ccnet_runner import grid, load_plan, parse_seeds  # noqa: E402
+from private_slurm import pids_running  # noqa: E402
 
 SWEEP = os.path.join(root, "scripts/sweep")
 failures = []
@@ -164,8 +166,7 @@ text, _ = first.communicate(timeout=60)
 print(f"interrupted run (exit {first.returncode}):\n{text}", flush=True)
 check(first.returncode == 130 and "interrupted: 2 of 3 points have results" in text,
       "SIGINT: exit 130, the finished points kept")
-left = subprocess.run(["pgrep", "-f", os.path.join(out, "measure-400000_seed1")], capture_output=True,
-                      text=True).stdout.split()
+left = pids_running(os.path.join(out, "measure-400000_seed1"))
 check(not left, "the running ccnet was stopped")
 runs(out)
 r = sweep(*long_args)

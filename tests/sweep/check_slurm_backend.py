@@ -19,12 +19,13 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 root, ccnet, work = (os.path.abspath(a) for a in sys.argv[1:4])
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(root, "scripts"))
-from private_slurm import CannotRun, PrivateSlurm, missing_commands  # noqa: E402
+from private_slurm import CannotRun, PrivateSlurm, missing_commands, pids_running  # noqa: E402
 from ccnet_runner import PERF_COLUMNS  # noqa: E402
 
 SWEEP = os.path.join(root, "scripts/sweep")
@@ -61,13 +62,29 @@ with open(wrapper, "w") as f:
     f.write(f"#!/bin/sh\n[ \"$1\" = run ] && echo \"$4\" >> '{invocations}'\nexec '{ccnet}' \"$@\"\n")
 os.chmod(wrapper, 0o755)
 
-cluster = PrivateSlurm(os.path.join(work, "cluster"), cpus=8)
+# The cluster lives in a short temporary path: slurmstepd puts Unix sockets in its spool
+# directory, and a socket path has at most 107 characters. Its logs are kept in WORKDIR/cluster.
+cluster = PrivateSlurm(tempfile.mkdtemp(prefix="ccnet-slurm-"), cpus=8)
 t0 = time.time()
+
+
+def keep_logs():
+    os.makedirs(os.path.join(work, "cluster"), exist_ok=True)
+    for f in os.listdir(cluster.dir):
+        if f.endswith((".log", ".stderr", ".conf")):
+            shutil.copy(os.path.join(cluster.dir, f), os.path.join(work, "cluster"))
+    shutil.rmtree(cluster.dir, ignore_errors=True)
+
+
 try:
     cluster.start()
 except CannotRun as e:
+    keep_logs()
     print(f"SKIP: cannot run Slurm daemons on this machine: {e}")
     sys.exit(77)
+except BaseException:
+    keep_logs()
+    raise
 try:
     pids = cluster.pids()
     print(f"cluster up in {time.time() - t0:.1f} s: slurmctld pid {pids['slurmctld']}, slurmd pid {pids['slurmd']}, "
@@ -143,11 +160,12 @@ try:
     counts = {p: runs.count(os.path.join(out, p)) for p in rows}
     check(all(counts[p] == 1 for p in done) and counts["measure-250000_seed1"] == 2,
           f"`ccnet run` count per point over both runs: {counts} (the cancelled one twice, the others once)")
-    left = subprocess.run(["pgrep", "-f", long_dir], capture_output=True, text=True).stdout.split()
+    left = pids_running(long_dir)
     check(not left, f"no ccnet of the cancelled task left running ({left})")
 finally:
     procs = list(cluster.procs.values())
     cluster.stop()
+    keep_logs()
 check(all(p.poll() is not None for p in procs), "slurmctld and slurmd stopped by their pids")
 print(f"slurm backend test: {time.time() - t0:.1f} s")
 if failures:
