@@ -20,7 +20,8 @@ from dataclasses import dataclass
 RECORD = "run.json"
 LOG = "ccnet.log"
 
-# ccnet's exit statuses (docs/outputs.md).
+# ccnet's exit statuses (docs/outputs.md), and those after which stats.json holds the run's result.
+RESULT_EXITS = {0}
 EXIT_MEANING = {
     1: "error",
     2: "configuration or option error",
@@ -42,6 +43,8 @@ class PointResult:
     seconds: float = 0.0
     reused: bool = False   # an earlier run's result (not run this time)
     stats: dict = None     # parsed stats.json when ok
+    exit_code: int = None  # ccnet's exit status (negative: killed by that signal); None if unknown
+    log: str = ""          # what ccnet printed (stdout and stderr) when it failed
 
     @property
     def ok(self):
@@ -124,10 +127,10 @@ def finish(point, ccnet, ccnet_sha, code, started, seconds, slurm_task=None):
             log_text = f.read()
     except OSError:
         log_text = ""
-    stats = load_stats(point.out) if code == 0 else None
-    if code == 0 and stats is None:
-        status, error = "failed", "exit 0 but no readable stats.json"
-    elif code == 0:
+    stats = load_stats(point.out) if code in RESULT_EXITS else None
+    if code in RESULT_EXITS and stats is None:
+        status, error = "failed", f"exit {code} but no readable stats.json"
+    elif code in RESULT_EXITS:
         status, error = "ok", ""
     else:
         status, error = "failed", error_message(code, log_text)
@@ -139,7 +142,8 @@ def finish(point, ccnet, ccnet_sha, code, started, seconds, slurm_task=None):
               "started": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(started)),
               "seconds": round(seconds, 3), "slurm_task": slurm_task}
     _write_json(os.path.join(point.out, RECORD), record)
-    return PointResult(point.name, status, error, seconds, stats=stats)
+    return PointResult(point.name, status, error, seconds, stats=stats, exit_code=code,
+                       log="" if status == "ok" else log_text)
 
 
 def run_blocking(point, ccnet, ccnet_sha, slurm_task=None):

@@ -145,8 +145,8 @@ class Runner:
                   + (f", {len(failed)} FAILED" if failed else "") + f", {duration(time.time() - t0)}")
         if failed:
             exit_code = 1
-            self._say("failed points (their errors are in the CSV's `error` column and in each point's ccnet.log; "
-                      "run the same command again to retry them):")
+            self._say("failed points (ccnet's output is in each one's ccnet.log; run the same command again to "
+                      "retry them):")
             for r in failed:
                 self.stream.write(f"  {r.name}: {r.error}\n")
         return Outcome(points, results, True, exit_code)
