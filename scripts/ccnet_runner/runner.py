@@ -83,6 +83,10 @@ class Runner:
         old_term = signal.signal(signal.SIGTERM, _terminate)
         try:
             return self._run(points)
+        except KeyboardInterrupt:  # before any point started (backends handle their own)
+            self.stream.write("\n")
+            self._say("interrupted before any point ran")
+            return Outcome(points, {}, False, 130)
         finally:
             signal.signal(signal.SIGTERM, old_term)
             os.close(lock)
@@ -92,7 +96,13 @@ class Runner:
         sha = execute.binary_id(self.ccnet)
         backend = SlurmBackend(self.state, self.slurm, self.label)
         results = {}
-        earlier = backend.active()
+        try:
+            earlier = backend.active()
+        except SlurmError as e:
+            if self.backend == "slurm":
+                raise
+            earlier = None
+            self._say(f"cannot ask Slurm about this sweep's earlier job ({e}); running locally")
         if earlier and self.backend != "slurm":
             job = earlier[0]
             raise RuntimeError(f"Slurm job {job} of this sweep is still queued or running: follow it with "

@@ -155,7 +155,8 @@ long_args = [config, "--out", out, "--vary", "sim.measure=1000,1500,400000", "--
 first = subprocess.Popen([SWEEP] + long_args + ["--ccnet", CCNET], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                          text=True)
 deadline = time.time() + 60
-while time.time() < deadline and not os.path.exists(os.path.join(out, "measure-1500_seed1", "run.json")):
+while time.time() < deadline and not all(os.path.exists(os.path.join(out, f"measure-{m}_seed1", "run.json"))
+                                          for m in (1000, 1500)):
     time.sleep(0.05)
 time.sleep(0.3)
 second = sweep(*long_args)
