@@ -110,6 +110,8 @@ class Runner:
         progress = None
         if earlier:
             job, plan_points, per_task = earlier
+            if not self.slurm.wait:
+                return self._detached(points, Detached(job, {}), None)
             progress = Progress(len(plan_points), 0, self.label, self.stream, self.interactive)
             progress.line(f"job array {job}, submitted by an earlier run of this sweep, is still in the queue: "
                           f"following it ({len(plan_points)} points)")
@@ -129,7 +131,6 @@ class Runner:
                  else "as a Slurm job array")
         progress.line(f"{len(points)} points" + (f", {len(results)} done before (reused)" if results else "")
                       + (f", {len(todo)} to run {where}" if todo else ", nothing to run"))
-        exit_code = 0
         try:
             if todo and self.backend == "local":
                 results.update(run_local(todo, self.ccnet, sha, self.jobs or os.cpu_count() or 1, progress))
@@ -154,12 +155,11 @@ class Runner:
                   + (f" ({reused} from earlier runs)" if reused else "")
                   + (f", {len(failed)} FAILED" if failed else "") + f", {duration(time.time() - t0)}")
         if failed:
-            exit_code = 1
             self._say("failed points (ccnet's output is in each one's ccnet.log; run the same command again to "
                       "retry them):")
             for r in failed:
                 self.stream.write(f"  {r.name}: {r.error}\n")
-        return Outcome(points, results, True, exit_code)
+        return Outcome(points, results, True, 1 if failed else 0)
 
     def _detached(self, points, d, progress):
         if progress:

@@ -9,7 +9,9 @@ slurm-wlm on 127.0.0.1 (tests/sweep/private_slurm.py). No mock of Slurm.
      one-task array), leaves the other points' files untouched (stats.json byte-identical,
      perf included) and ends with every point ok; a wrapper around ccnet that logs every
      `ccnet run` shows that no finished point ran twice;
-  3. the daemons are stopped by their pids.
+  3. --no-wait submits and returns; a local run in that directory is refused while the job is
+     active; the same command again follows the job to its end and submits nothing new;
+  4. the daemons are stopped by their pids.
 
   check_slurm_backend.py ROOT CCNET WORKDIR       (exit 77: skipped, the daemons cannot run here)
 """
@@ -162,6 +164,20 @@ try:
           f"`ccnet run` count per point over both runs: {counts} (the cancelled one twice, the others once)")
     left = pids_running(long_dir)
     check(not left, f"no ccnet of the cancelled task left running ({left})")
+
+    # 3. Submit and leave (--no-wait); a local run there is refused; the same command follows the job.
+    out = os.path.join(work, "detached")
+    cmd = ["--vary", "sim.measure=2000,100000", "--backend", "slurm"]
+    r = sweep(out, *cmd, "--no-wait")
+    check(r.returncode == 0 and "keeps running" in r.stderr and not os.path.exists(os.path.join(out, "sweep.csv")),
+          "--no-wait: submits, exits 0, no CSV yet")
+    r = sweep(out, "--vary", "sim.measure=2000,100000")
+    check(r.returncode == 1 and "is still queued or running" in r.stderr,
+          "a local run in the directory of an active Slurm job is refused")
+    r = sweep(out, *cmd)
+    check(r.returncode == 0 and "submitted by an earlier run of this sweep, is still in the queue: following it"
+          in r.stderr and "2 done before (reused), nothing to run" in r.stderr and "submitted job array" not in r.stderr,
+          "the same command again follows the earlier job to its end and submits nothing")
 finally:
     procs = list(cluster.procs.values())
     cluster.stop()
