@@ -134,7 +134,7 @@ def finish(point, ccnet, ccnet_sha, code, started, seconds, slurm_task=None):
         status, error = "ok", ""
     else:
         status, error = "failed", error_message(code, log_text)
-    if status == "ok" and not log_text.strip():
+    if status == "ok" and not log_text.strip() and os.path.exists(log_path):
         os.remove(log_path)
     record = {"name": point.name, "status": status, "exit_code": code, "error": error,
               "command": command(ccnet, point), "args": list(point.args), "seed": point.seed,
