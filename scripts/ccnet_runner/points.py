@@ -103,7 +103,7 @@ def _plan_value(v):
     """A plan-file value as `--set` text: YAML maps and lists in flow style, scalars as written."""
     import yaml
     if isinstance(v, (dict, list)):
-        return yaml.safe_dump(v, default_flow_style=True, width=1 << 20).strip()
+        return yaml.safe_dump(v, default_flow_style=True, width=1 << 20, sort_keys=False).strip()
     if isinstance(v, bool):
         return "true" if v else "false"
     return str(v)

@@ -54,7 +54,7 @@ def _slurm(cmd, check=True):
         raise SlurmError(f"{cmd[0]} not found: the slurm backend needs Slurm's commands (Debian: slurm-client) "
                          "and a cluster to submit to")
     if check and r.returncode != 0:
-        raise SlurmError(f"{' '.join(cmd[:2])} failed: {(r.stderr or r.stdout).strip()}")
+        raise SlurmError(f"{cmd[0]} failed: {(r.stderr or r.stdout).strip()}")
     return r
 
 

@@ -205,15 +205,15 @@ plan = os.path.join(work, "plan.yaml")
 with open(plan, "w") as f:
     f.write(f"sweeps:\n"
             f"  - name: load\n    config: {config}\n    vary:\n      traffic.classes[0].rate: [0.1, 0.2]\n"
-            f"  - name: mech\n    config: {config}\n    vary: {{cc: [{{mechanism: baseline}}, {{mechanism: ecn, timer: 300}}]}}\n"
+            f"  - name: mech\n    config: {config}\n    vary: {{cc: [{{mechanism: baseline}}, {{timer: 300, mechanism: ecn}}]}}\n"
             f"    set:\n      - traffic.classes[0].rate=0.3\n    seeds: 1-2\n")
 out = os.path.join(work, "plan")
 r = sweep("--plan", plan, "--out", out, "--set", "sim.measure=2000")
 load, mech = rows(os.path.join(out, "load/sweep.csv")), rows(os.path.join(out, "mech/sweep.csv"))
 check(r.returncode == 0 and [x["point"] for x in load] == ["load/rate-0.1_seed1", "load/rate-0.2_seed1"] and
-      [x["cc"] for x in mech] == ["{mechanism: baseline}"] * 2 + ["{mechanism: ecn, timer: 300}"] * 2 and
+      [x["cc"] for x in mech] == ["{mechanism: baseline}"] * 2 + ["{timer: 300, mechanism: ecn}"] * 2 and
       [x["mechanism"] for x in mech] == ["baseline", "baseline", "ecn", "ecn"],
-      "a plan file: one run, a CSV per sweep, values as YAML flow text")
+      "a plan file: one run, a CSV per sweep, values as YAML flow text (map keys in their order)")
 
 # 7. Every shipped plan file: each value of each varied key validates in its sweep's config.
 for plan in sorted(glob.glob(os.path.join(root, "configs/**/*.plan.yaml"), recursive=True)):
