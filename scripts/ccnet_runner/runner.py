@@ -135,10 +135,10 @@ class Runner:
             if todo and self.backend == "local":
                 results.update(run_local(todo, self.ccnet, sha, self.jobs or os.cpu_count() or 1, progress))
             elif todo:
-                job = backend.submit(todo, self.ccnet, sha, progress)
+                job, per_task = backend.submit(todo, self.ccnet, sha, progress)
                 if not self.slurm.wait:
                     raise Detached(job, {})
-                results.update(backend.follow(job, todo, max(1, self.slurm.per_task), sha, progress))
+                results.update(backend.follow(job, todo, per_task, sha, progress))
         except Interrupted as e:
             results.update(e.args[0])
             progress.close()

@@ -11,6 +11,7 @@ import json
 import math
 import os
 import re
+import shlex
 import subprocess
 import sys
 import time
@@ -72,12 +73,14 @@ class SlurmBackend:
 
     # ---- submission ------------------------------------------------------------------------
     def submit(self, points, ccnet, ccnet_sha, progress):
+        """Submits the array; returns (job id, points per task)."""
         os.makedirs(os.path.join(self.dir, "logs"), exist_ok=True)
         per_task = max(1, self.opts.per_task)
         limit = max_array_size()
         if math.ceil(len(points) / per_task) > limit:
-            per_task = math.ceil(len(points) / limit)
-            progress.line(f"{len(points)} points exceed the cluster's MaxArraySize {limit}: {per_task} points per task")
+            asked, per_task = per_task, math.ceil(len(points) / limit)
+            progress.line(f"{len(points)} points at {asked} per task would exceed the cluster's MaxArraySize {limit}: "
+                          f"{per_task} points per task")
         tasks = math.ceil(len(points) / per_task)
         stamp = time.strftime("%Y%m%d-%H%M%S")
         plan = os.path.join(self.dir, f"plan-{stamp}-{os.getpid()}.json")
@@ -88,8 +91,8 @@ class SlurmBackend:
         with open(script, "w") as f:
             f.write("#!/bin/sh\n# One array task of a ccnet sweep: runs points INDEX*per_task.. of the plan "
                     "(scripts/ccnet_runner).\n"
-                    f"export PYTHONPATH='{SCRIPTS}'${{PYTHONPATH:+:$PYTHONPATH}}\n"
-                    f"exec '{sys.executable}' -m ccnet_runner task \"$1\" \"$SLURM_ARRAY_TASK_ID\"\n")
+                    f"export PYTHONPATH={shlex.quote(SCRIPTS)}${{PYTHONPATH:+:$PYTHONPATH}}\n"
+                    f"exec {shlex.quote(sys.executable)} -m ccnet_runner task \"$1\" \"$SLURM_ARRAY_TASK_ID\"\n")
         os.chmod(script, 0o755)
         for p in points:
             execute.prepare(p)
@@ -107,7 +110,7 @@ class SlurmBackend:
             json.dump({"job": job, "plan": plan, "sbatch": cmd, "submitted": time.time()}, f, indent=1)
         progress.line(f"submitted job array {job}: {tasks} task(s) of {per_task} point(s) "
                       f"({' '.join(cmd[1:-2])}); follow it with: squeue -j {job}")
-        return job
+        return job, per_task
 
     # ---- an earlier invocation's job -------------------------------------------------------
     def active(self):

@@ -2,8 +2,8 @@
 """The slurm backend on a real (private, one-node) Slurm cluster: slurmctld + slurmd from Debian's
 slurm-wlm on 127.0.0.1 (tests/sweep/private_slurm.py). No mock of Slurm.
 
-  1. a 12-point sweep (2 points per array task) gives the same CSV as the local backend, perf
-     columns aside, and every point ran inside a Slurm array task;
+  1. a 12-point sweep gives the same CSV as the local backend, perf columns aside, and every
+     point ran inside a Slurm array task (3 per task: 2 asked for would exceed MaxArraySize);
   2. one array task is cancelled (scancel) while its ccnet runs: the sweep reports that point
      failed, marks it in the CSV and exits 1; the same command again runs only that point (a new
      one-task array), leaves the other points' files untouched (stats.json byte-identical,
@@ -66,7 +66,8 @@ os.chmod(wrapper, 0o755)
 
 # The cluster lives in a short temporary path: slurmstepd puts Unix sockets in its spool
 # directory, and a socket path has at most 107 characters. Its logs are kept in WORKDIR/cluster.
-cluster = PrivateSlurm(tempfile.mkdtemp(prefix="ccnet-slurm-"), cpus=8)
+# MaxArraySize=5: the 12-point sweep asked for 2 points per task (6 tasks) gets 3 per task.
+cluster = PrivateSlurm(tempfile.mkdtemp(prefix="ccnet-slurm-"), cpus=8, extra=["MaxArraySize=5"])
 t0 = time.time()
 
 
@@ -115,7 +116,9 @@ try:
     for row in b:
         with open(os.path.join(slurm, row["point"], "run.json")) as f:
             tasks.add(json.load(f)["slurm_task"])
-    check(len(tasks) == 6 and None not in tasks, f"the 12 points ran in 6 Slurm array tasks ({sorted(map(str, tasks))})")
+    check("12 points at 2 per task would exceed the cluster's MaxArraySize 5: 3 points per task" in r_slurm.stderr and len(tasks) == 4
+          and None not in tasks, f"the 12 points ran in 4 Slurm array tasks of 3, not 6 of 2 (MaxArraySize 5): "
+          f"{sorted(map(str, tasks))}")
 
     # 2. Cancel one task mid-run, then run the same command again.
     out = os.path.join(work, "resume")

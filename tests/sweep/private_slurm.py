@@ -54,9 +54,10 @@ class PrivateSlurm:
     NODE = "ccnet-node"
     PARTITION = "ccnet"
 
-    def __init__(self, workdir, cpus=4):
+    def __init__(self, workdir, cpus=4, extra=()):
         self.dir = os.path.abspath(workdir)
         self.cpus = cpus
+        self.extra = list(extra)  # further slurm.conf lines
         self.procs = {}
         self.conf = os.path.join(self.dir, "slurm.conf")
         self.env = dict(os.environ, SLURM_CONF=self.conf)
@@ -105,6 +106,7 @@ class PrivateSlurm:
             "SlurmdParameters=config_overrides",
             "KillWait=5",
             "MinJobAge=600",
+        ] + self.extra + [
             f"NodeName={self.NODE} NodeAddr=127.0.0.1 NodeHostname={socket.gethostname()} CPUs={self.cpus} "
             f"Sockets=1 CoresPerSocket={self.cpus} ThreadsPerCore=1 "
             "State=UNKNOWN",
