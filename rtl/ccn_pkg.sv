@@ -20,33 +20,27 @@ package ccn_pkg;
   localparam int unsigned MaxPorts /*verilator public*/ = 64;
 
   /// Bits of a packet-kind code on the wire (packet_kind_e).
-  localparam int unsigned PacketKindWidth /*verilator public*/ = 3;
+  localparam int unsigned PacketKindWidth /*verilator public*/ = 4;
+
+  /// First packet-kind code a mechanism declares (its kinds follow in order).
+  localparam int unsigned FirstMechanismKind /*verilator public*/ = 2;
 
   /// Bits of an LHRP scheduler arrival-lane kind (lhrp_kind_e).
   localparam int unsigned LhrpKindWidth /*verilator public*/ = 2;
 
-  /// Packet-kind codes on the wire (ccnet::PacketKind).
+  /// The kernel's packet-kind codes on the wire (ccnet::PacketKind); a mechanism's own kinds
+  /// take the codes from FirstMechanismKind on.
   typedef enum logic [PacketKindWidth-1:0] {
-    PktKindData = 3'd0,
-    PktKindAck = 3'd1,
-    PktKindNack = 3'd2,
-    PktKindReservation = 3'd3,
-    PktKindGrant = 3'd4,
-    PktKindRetry = 3'd5,
-    PktKindCongestionNotification = 3'd6
+    PktKindData = 4'd0,
+    PktKindAck = 4'd1
   } packet_kind_e;
 
-  /// Number of packet kinds.
-  localparam int unsigned NumPacketKinds /*verilator public*/ = 7;
+  /// Number of the kernel's packet kinds.
+  localparam int unsigned NumPacketKinds /*verilator public*/ = 2;
   // The codes again as plain public parameters, so C++ can static_assert the Verilated
   // values (Verilator does not export enum items).
   localparam int unsigned PktKindDataCode /*verilator public*/ = 32'(PktKindData);
   localparam int unsigned PktKindAckCode /*verilator public*/ = 32'(PktKindAck);
-  localparam int unsigned PktKindNackCode /*verilator public*/ = 32'(PktKindNack);
-  localparam int unsigned PktKindReservationCode /*verilator public*/ = 32'(PktKindReservation);
-  localparam int unsigned PktKindGrantCode /*verilator public*/ = 32'(PktKindGrant);
-  localparam int unsigned PktKindRetryCode /*verilator public*/ = 32'(PktKindRetry);
-  localparam int unsigned PktKindCongestionNotificationCode /*verilator public*/ = 32'(PktKindCongestionNotification);
 
   /// Arrival-lane kinds of the LHRP last-hop scheduler (ccnet::blocks::LhrpKind).
   typedef enum logic [LhrpKindWidth-1:0] {
