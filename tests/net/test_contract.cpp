@@ -376,15 +376,20 @@ TEST_CASE("contract: a mechanism's own module on fixed-latency wires to every NI
   for (const auto& v : series["echoes"]) in_series += v.get<std::uint64_t>();
   CHECK(in_series == sent * nodes);
   CHECK(res.stats["quiescent_checked"].get<bool>());
-  // The hub's wires in the waveform: node 3's first request (id 4) written at cycle 103, sampled
-  // by the hub, echoed on every NIC's wire so that NICs see it at cycle 109.
+  // The hub's wires in the waveform (a value shown at cycle t was written at t's clock edge): node
+  // 3's first request (id 4) written at cycle 103 for one cycle, sampled by the hub at 104 and
+  // written on every NIC's echo wire at 108, so that the NICs read it at 109 = 103 + 6; node 2's
+  // and node 4's requests (ids 3 and 5) are echoed in the cycles before and after.
   const test::Vcd vcd = test::read_vcd(path);
   std::filesystem::remove(path);
   const auto& req3 = vcd["net.echo_hub.req_3"];
   const auto& echo0 = vcd["net.echo_hub.echo_0"];
-  CHECK(req3.at(104) == 4);
+  CHECK(req3.at(102) == 0);
+  CHECK(req3.at(103) == 4);
+  CHECK(req3.at(104) == 0);
+  CHECK(echo0.at(107) == 3);
   CHECK(echo0.at(108) == 4);
-  CHECK(echo0.at(109) != 4);
+  CHECK(echo0.at(109) == 5);
 }
 
 TEST_CASE("contract: a destination that holds delivery shifts every packet's latency by the hold", "[contract]") {
