@@ -164,7 +164,6 @@ void Nic::receive() {
       // Stalled vnet (or flits of this VC still waiting): the flit stays in the buffer.
       eject_waiting_[g.vc].push_back(g);
       ++eject_waiting_flits_;
-      eject_slow_ = true;
       continue;
     }
     eject_flit(g);

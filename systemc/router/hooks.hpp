@@ -27,7 +27,8 @@ struct PortInfo {
 
 // Where a queued packet's head flit sits (RouterApi::visit_input / visit_output).
 struct QueuedAt {
-  PortId in_port;       // input it arrived on (num_ports(): the router's own control source)
+  PortId in_port;       // input it arrived on (num_ports(): the router's own control source;
+                        // kNoPort for a packet already in an output queue)
   VcId vc;              // VC of that input buffer, or of the output queue
   PortId out_port;      // routed output
   bool output_queue;    // in the output queue of out_port (CIOQ) rather than an input buffer
