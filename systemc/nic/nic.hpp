@@ -31,6 +31,7 @@
 #include "core/network_stats.hpp"
 #include "core/packet.hpp"
 #include "core/ring.hpp"
+#include "core/trace_sink.hpp"
 #include "nic/hooks.hpp"
 #include "nic/host_message.hpp"
 #include "nic/injection_policy.hpp"
@@ -39,7 +40,6 @@
 
 namespace ccnet {
 
-class TraceSink;
 
 struct NicEnv {
   const NicConfig& config;
@@ -75,7 +75,7 @@ struct NicCounters {
   std::uint64_t retransmit_buffer_peak = 0;  // most unacknowledged packets held at once
 };
 
-class Nic final : public sc_core::sc_module, public NicApi {
+class Nic final : public sc_core::sc_module, public NicApi, public TracedComponent {
  public:
   sc_core::sc_in<bool> clk{"clk"};
   sc_core::sc_out<Flit> flit_out{"flit_out"};
@@ -116,8 +116,9 @@ class Nic final : public sc_core::sc_module, public NicApi {
   NicHooks* hooks() { return hooks_.get(); }
   // Waveforms (nic_trace.cpp, docs/tracing.md): registers channels and state with `sink`; the
   // trace-only state is kept current only while set_tracing(true).
-  void trace(TraceSink& sink);
-  void set_tracing(bool on);
+  std::string trace_scope() const override { return name(); }
+  void trace(TraceSink& sink) override;
+  void set_tracing(bool on) override;
 
  private:
   struct Message {

@@ -32,6 +32,7 @@
 #include "core/flit.hpp"
 #include "core/packet.hpp"
 #include "core/ring.hpp"
+#include "core/trace_sink.hpp"
 #include "core/rng.hpp"
 #include "router/hooks.hpp"
 #include "router/router_config.hpp"
@@ -40,7 +41,6 @@
 
 namespace ccnet {
 
-class TraceSink;
 
 struct RouterPortSpec {
   PortPeer peer;
@@ -75,7 +75,7 @@ struct RouterCounters {
   std::uint64_t last_progress = 0;  // cycle of the last flit movement
 };
 
-class Router final : public sc_core::sc_module, public RouterApi, public CongestionView {
+class Router final : public sc_core::sc_module, public RouterApi, public CongestionView, public TracedComponent {
  public:
   sc_core::sc_in<bool> clk{"clk"};
   sc_core::sc_vector<sc_core::sc_in<Flit>> flit_in{"flit_in"};
@@ -129,8 +129,9 @@ class Router final : public sc_core::sc_module, public RouterApi, public Congest
   RouterHooks* hooks() { return hooks_.get(); }
   // Waveforms (router_trace.cpp, docs/tracing.md): registers channels and state with `sink`;
   // the trace-only state is kept current only while set_tracing(true).
-  void trace(TraceSink& sink);
-  void set_tracing(bool on);
+  std::string trace_scope() const override { return name(); }
+  void trace(TraceSink& sink) override;
+  void set_tracing(bool on) override;
 
  private:
   struct Slot {
