@@ -13,6 +13,7 @@
 // A router's route to a node attached to it is implicit (its terminal port, level 0). At
 // creation every route from every node to every other one is walked: a missing entry, a wrong
 // turn into another node or a loop is an error naming the key.
+#include <algorithm>
 #include <sstream>
 
 #include "topology/topology.hpp"

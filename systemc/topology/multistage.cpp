@@ -255,21 +255,23 @@ std::uint32_t MultistageTopology::min_hops(NodeId src, NodeId dst) const {
 // ---- routing -----------------------------------------------------------------------------------
 
 namespace {
-// Spraying's per-flow round-robin pointers, kept at the source's leaf router: one row per local
-// terminal (plus one for packets the fabric itself emits there), one pointer per destination,
-// starting at (src + dst) mod period so that flows do not all start at root 0.
+// Spraying's per-flow round-robin pointers, kept where a packet enters the fabric: at a leaf one
+// row per attached node, plus (at every router) one shared row for packets the router itself
+// emits (a mechanism's control packets); one pointer per destination, starting at
+// (src + dst) mod period so that flows do not all start at root 0.
 class SprayPointers : public RoutingState {
  public:
-  SprayPointers(const MultistageTopology& t, RouterId r) : k_(t.k()), nodes_(t.num_nodes()) {
-    ptr_.resize(static_cast<std::size_t>(k_ + 1) * nodes_);
-    const NodeId first = t.peer(r, 0).node;
-    for (std::uint32_t row = 0; row <= k_; ++row)
+  SprayPointers(const MultistageTopology& t, RouterId r)
+      : local_(t.level(r) == 0 ? t.k() : 0), nodes_(t.num_nodes()) {
+    ptr_.resize(static_cast<std::size_t>(local_ + 1) * nodes_);
+    const NodeId first = local_ ? t.peer(r, 0).node : 0;
+    for (std::uint32_t row = 0; row <= local_; ++row)
       for (NodeId d = 0; d < nodes_; ++d)
-        ptr_[static_cast<std::size_t>(row) * nodes_ + d] = ((row < k_ ? first + row : 0) + d) % t.spray_period();
+        ptr_[static_cast<std::size_t>(row) * nodes_ + d] = ((row < local_ ? first + row : 0) + d) % t.spray_period();
   }
-  // The next selector of flow src->dst (a source attached elsewhere uses the shared row).
+  // The next selector of flow src->dst.
   std::uint32_t next(const MultistageTopology& t, RouterId here, NodeId src, NodeId dst) {
-    const std::uint32_t row = t.leaf_of(src) == here ? src % k_ : k_;
+    const std::uint32_t row = local_ && t.leaf_of(src) == here ? src % local_ : local_;
     std::uint32_t& p = ptr_[static_cast<std::size_t>(row) * nodes_ + dst];
     const std::uint32_t s = p;
     p = (p + 1) % t.spray_period();
@@ -277,13 +279,13 @@ class SprayPointers : public RoutingState {
   }
 
  private:
-  std::uint32_t k_, nodes_;
+  std::uint32_t local_, nodes_;
   std::vector<std::uint32_t> ptr_;
 };
 }  // namespace
 
 std::unique_ptr<RoutingState> MultistageRouting::make_state(RouterId r) const {
-  if (policy_ != UpPolicy::Spray || t_.level(r) != 0) return nullptr;
+  if (policy_ != UpPolicy::Spray) return nullptr;
   return std::make_unique<SprayPointers>(t_, r);
 }
 
@@ -333,10 +335,11 @@ RouteResult MultistageRouting::route(RouteContext& ctx) const {
     target = t_.leaf_of(p.dst);
     last = static_cast<PortId>(p.dst % k);
   }
+  // Entering: from a node, or from the router's own control source (an input beyond its ports).
   const bool known_port = ctx.in_port < t_.num_ports(r);
-  const bool injected = lvl == 0 && ctx.in_port < k;
+  const bool entering = lvl == 0 && (!known_port || ctx.in_port < k);
   const bool descending = known_port && t_.role(r, ctx.in_port) == MultistageTopology::Role::Up;
-  if (r == target && !(t_.shape().turn_at_top && injected)) return {last, crossed};
+  if (r == target && !(t_.shape().turn_at_top && entering)) return {last, crossed};
   const bool go_down = t_.shape().turn_at_top ? (lvl + 1 == t_.levels() || descending) : t_.above(r, target);
   if (go_down) {
     PortId cand[2];

@@ -153,6 +153,19 @@ TEST_CASE("spray: per-flow round-robin pointers starting at (src + dst) mod root
   // k-ary n-tree: the selector names the root, (2, S).
   auto t = build_topology("{type: fattree, k: 4, n: 3}", "spray");
   for (std::uint32_t i = 0; i < 20; ++i) CHECK(route_of(t, 0, 63, rng)[2].router == 32 + (63 + i) % 16);
+  // A packet a switch emits itself (through its control source, an input beyond its ports) takes
+  // the switch's shared pointer row: a middle switch sends it straight down, a leaf up first.
+  FlatView view;
+  for (RouterId r : {RouterId{5}, RouterId{2}}) {
+    Packet p;
+    p.src = 13;  // attached elsewhere (router 3)
+    p.dst = 1;
+    RouteContext ctx{r, b.topo().num_ports(r), p, rng, view, b.state(r)};
+    const RouteResult res = b.routing().route(ctx);
+    CHECK(MultistageRoute::has_via(p));
+    if (r == 5) CHECK(b.topo().peer(r, res.port).router == 0);
+    else CHECK(b.topo().peer(r, res.port).router == 4 + MultistageRoute::via(p));
+  }
 }
 
 TEST_CASE("a selector pinned in the packet overrides every policy (via a chosen root)", "[topology][multistage]") {
