@@ -121,8 +121,6 @@ struct DragonflyParams : TopologyParams {
       throw config::ConfigError("topology.g: a*h = " + std::to_string(a * h) +
                                 " global channels per group must divide evenly among the other " +
                                 std::to_string(groups - 1) + " groups");
-    const std::uint64_t routers = checked_mul(groups, a);
-    check_topology_size(g ? "topology.g" : "topology.a", checked_mul(routers, p), routers, std::uint64_t{p} + a - 1 + h);
     return std::make_unique<Dragonfly>(p, a, h, groups);
   }
 };

@@ -20,9 +20,10 @@ MultistageTopology::MultistageTopology(Shape shape) : shape_(std::move(shape)) {
   // Sizes first, in 64 bits, before anything is allocated.
   const std::uint64_t nodes_per_cluster = checked_pow(k, n);
   const std::uint64_t per_level = checked_pow(k, n - 1);
-  const std::uint32_t extra = shape_.channels > 0 ? 2 : 2 * shape_.horizontal_width;
-  check_topology_size(shape_.size_key, checked_mul(nodes_per_cluster, C), checked_mul(checked_mul(per_level, n), C),
-                      2ull * k + extra);
+  const std::string what = C > 1 ? std::to_string(C) + " clusters of " + std::to_string(k * k) + " nodes"
+                                 : "a " + std::to_string(k) + "-ary " + std::to_string(n) + "-tree";
+  check_topology_size(checked_mul(nodes_per_cluster, C), shape_.size_key.c_str(), what, "nodes");
+  check_topology_size(checked_mul(checked_mul(per_level, n), C), shape_.size_key.c_str(), what, "routers");
   if (C > 1) {
     const std::uint32_t leaves_needed = (C == 2 ? 1 : 2) * shape_.channels;
     if (shape_.channels == 0 || leaves_needed > k)

@@ -53,7 +53,7 @@ class MultistageTopology : public Topology {
     std::uint32_t horizontal_width = 0;  // modified k-ary n-tree: parallel links between chain neighbours
     bool turn_at_top = false;            // every route turns at the top level (Clos middle stage)
     std::string default_routing = "nca";
-    std::string size_key = "topology.n";  // the key a size error names
+    std::string size_key = "topology.k";  // the key a size error names
   };
   // Throws config::ConfigError naming the key (topology.k, topology.n, ...) when the shape is
   // impossible or too large (check_topology_size).

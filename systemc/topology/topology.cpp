@@ -22,19 +22,12 @@ std::uint64_t checked_pow(std::uint64_t base, std::uint32_t exp) {
   return v;
 }
 
-void check_topology_size(const std::string& key, std::uint64_t nodes, std::uint64_t routers, std::uint64_t ports_per_router) {
-  auto text = [](std::uint64_t v) {
-    return v == std::numeric_limits<std::uint64_t>::max() ? std::string("more than 2^64") : std::to_string(v);
-  };
-  if (nodes > kMaxTopologyNodes)
-    throw config::ConfigError(key + ": the topology would have " + text(nodes) + " nodes; at most " +
-                              std::to_string(kMaxTopologyNodes) + " are supported");
-  if (routers > kMaxTopologyRouters)
-    throw config::ConfigError(key + ": the topology would have " + text(routers) + " routers; at most " +
-                              std::to_string(kMaxTopologyRouters) + " are supported");
-  if (ports_per_router > kMaxTopologyPorts)
-    throw config::ConfigError(key + ": a router would have " + text(ports_per_router) + " ports; at most " +
-                              std::to_string(kMaxTopologyPorts) + " are supported");
+void check_topology_size(std::uint64_t count, const char* key, const std::string& what, const char* things) {
+  if (count > kMaxTopologySize)
+    throw config::ConfigError(std::string(key) + ": " + what + " has " +
+                              (count == std::numeric_limits<std::uint64_t>::max() ? std::string("more than 2^64")
+                                                                                   : std::to_string(count)) +
+                              " " + things + "; at most " + std::to_string(kMaxTopologySize) + " are supported");
 }
 
 namespace {

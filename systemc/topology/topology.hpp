@@ -66,16 +66,15 @@ class Topology {
   LinkClassId link_class(const std::string& name) const;
 };
 
-// The one place topology sizes are bounded. Counts are computed in 64 bits (checked_mul and
-// checked_pow saturate instead of wrapping); check_topology_size throws config::ConfigError
-// naming `key` when the node or router count, or a router's port count, is beyond what the
-// model holds.
-constexpr std::uint64_t kMaxTopologyNodes = 1u << 20;
-constexpr std::uint64_t kMaxTopologyRouters = 1u << 20;
-constexpr std::uint64_t kMaxTopologyPorts = 256;
+// Largest number of nodes or routers a topology may have: ids are 32-bit (NodeId, RouterId),
+// and sizes are computed in 64 bits so that a product that would wrap is reported, not run.
+constexpr std::uint64_t kMaxTopologySize = 0x7fffffffu;
+// Throws config::ConfigError "<key>: <what> has N <things>; at most 2^31 - 1 are supported" if
+// `count` exceeds kMaxTopologySize. The one place topology sizes are bounded.
+void check_topology_size(std::uint64_t count, const char* key, const std::string& what, const char* things);
+// Products for sizes that saturate at 2^64 - 1 instead of wrapping.
 std::uint64_t checked_mul(std::uint64_t a, std::uint64_t b);
 std::uint64_t checked_pow(std::uint64_t base, std::uint32_t exp);
-void check_topology_size(const std::string& key, std::uint64_t nodes, std::uint64_t routers, std::uint64_t ports_per_router);
 
 // What a routing function may look at: the local router's congestion estimates (credits in
 // use and output-queue occupancy per output port, as UGAL-L needs) and its RNG stream.
