@@ -29,8 +29,10 @@ struct SimConfig {
 
 // What load_config builds from a configuration, once: the topology, its routing function, the
 // latency and input buffer depth of each of the topology's link classes (indexed by
-// LinkClassId), and each traffic class's resolved source and destination nodes. Immutable;
-// copies of a Config share it, and a Network built from the Config uses it as is.
+// LinkClassId), and each traffic class's resolved source and destination nodes (random groups
+// drawn with the Config's seed). Immutable; copies of a Config share it, and a Network built
+// from the Config uses it as is: it is derived from the other fields when loading, so changing
+// those afterwards does not rebuild it (load the configuration again instead).
 struct BuiltConfig {
   std::shared_ptr<const Topology> topology;
   std::shared_ptr<const RoutingFunction> routing;
