@@ -25,10 +25,9 @@ MultistageTopology::MultistageTopology(Shape shape) : shape_(std::move(shape)) {
   check_topology_size(checked_mul(nodes_per_cluster, C), shape_.size_key.c_str(), what, "nodes");
   check_topology_size(checked_mul(checked_mul(per_level, n), C), shape_.size_key.c_str(), what, "routers");
   if (C > 1) {
-    const std::uint32_t leaves_needed = (C == 2 ? 1 : 2) * shape_.channels;
-    if (shape_.channels == 0 || leaves_needed > k)
+    if (shape_.channels == 0 || channel_leaves() > k)
       throw config::ConfigError("topology.channels: " + std::to_string(shape_.channels) + " channels per direction need " +
-                                std::to_string(leaves_needed) + " distinct leaf routers per cluster, a cluster has " +
+                                std::to_string(channel_leaves()) + " distinct leaf routers per cluster, a cluster has " +
                                 std::to_string(k) + (C == 2 ? "" : " (a ring cluster hosts channels to both neighbours)"));
   }
   nodes_per_cluster_ = static_cast<std::uint32_t>(nodes_per_cluster);
@@ -56,11 +55,8 @@ MultistageTopology::MultistageTopology(Shape shape) : shape_(std::move(shape)) {
         const RouterId r = router_at(c, l, i);
         std::uint32_t count = first_extra_port(l);
         if (w > 0 && l > 0) count += 2 * w;
-        if (C > 1 && l == 0) {
-          const std::uint32_t hosted = (C == 2 ? 1 : 2) * shape_.channels;
-          if (i < hosted) count += shape_.channel_uplinks ? 2 : 1;
-        }
-        if (C > 1 && l == 1 && shape_.channel_uplinks && i < (C == 2 ? 1 : 2) * shape_.channels) count += 1;
+        if (l == 0 && i < channel_leaves()) count += shape_.channel_uplinks ? 2 : 1;  // channel (+ extra up-link)
+        if (l == 1 && i < channel_leaves() && shape_.channel_uplinks) count += 1;     // spine: extra down-link
         ports_[r].resize(count);
       }
   for (std::uint32_t c = 0; c < C; ++c)
@@ -100,14 +96,14 @@ MultistageTopology::MultistageTopology(Shape shape) : shape_(std::move(shape)) {
     // Channel c toward the next cluster sits on leaf c, toward the previous one on leaf X + c
     // (2 clusters: the other cluster is both, one set of leaves). Port 2k carries the channel,
     // port 2k+1 the channel leaf's extra up-link to the spine of the same index (its port k).
-    const std::uint32_t X = shape_.channels, slots = C == 2 ? 1 : 2;
-    channel_ports_.resize(static_cast<std::size_t>(C) * slots * X);
+    const std::uint32_t X = shape_.channels;
+    channel_ports_.resize(static_cast<std::size_t>(C) * channel_leaves());
     for (std::uint32_t c = 0; c < C; ++c)
-      for (std::uint32_t s = 0; s < slots; ++s)
+      for (std::uint32_t s = 0; s < neighbour_slots(); ++s)
         for (std::uint32_t x = 0; x < X; ++x) {
           const std::uint32_t leaf = s * X + x;
           const RouterId r = router_at(c, 0, leaf);
-          channel_ports_[(c * slots + s) * X + x] = {r, static_cast<PortId>(2 * k)};
+          channel_ports_[(c * neighbour_slots() + s) * X + x] = {r, static_cast<PortId>(2 * k)};
           ports_[r][2 * k].role = Role::Channel;
           if (shape_.channel_uplinks) {
             const RouterId spine = router_at(c, 1, leaf);
@@ -201,9 +197,8 @@ bool MultistageTopology::adjacent(std::uint32_t a, std::uint32_t b) const {
 std::pair<RouterId, PortId> MultistageTopology::channel_port(std::uint32_t a, std::uint32_t b, std::uint32_t c) const {
   const std::uint32_t C = shape_.clusters, X = shape_.channels;
   if (!adjacent(a, b) || c >= X) throw std::logic_error("channel_port: no such inter-cluster channel");
-  const std::uint32_t slots = C == 2 ? 1 : 2;
   const std::uint32_t s = (C == 2 || (a + 1) % C == b) ? 0 : 1;
-  return channel_ports_[(a * slots + s) * X + c];
+  return channel_ports_[(a * neighbour_slots() + s) * X + c];
 }
 
 std::uint32_t MultistageTopology::cluster_distance(std::uint32_t a, std::uint32_t b) const {

@@ -139,6 +139,10 @@ class MultistageTopology : public Topology {
     return w - digit(w, pos) * stride_[pos] + v * stride_[pos];
   }
   std::uint32_t first_extra_port(std::uint32_t level) const { return level + 1 < shape_.n ? 2 * shape_.k : shape_.k; }
+  // Multi-cluster: neighbours whose channels a cluster hosts (2 clusters: 1; a ring: 2), and the
+  // leaves that host them.
+  std::uint32_t neighbour_slots() const { return shape_.clusters == 2 ? 1 : 2; }
+  std::uint32_t channel_leaves() const { return shape_.clusters > 1 ? neighbour_slots() * shape_.channels : 0; }
 
   Shape shape_;
   std::uint32_t per_level_ = 1, routers_per_cluster_ = 0, nodes_per_cluster_ = 0, spray_period_ = 1;
