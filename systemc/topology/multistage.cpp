@@ -307,8 +307,10 @@ RouteResult MultistageRouting::route(RouteContext& ctx) const {
     if (!ptrs) throw std::logic_error("spray routing: router " + std::to_string(r) + " has no pointer state");
     MultistageRoute::pin_via(p, ptrs->next(t_, r, p.src, p.dst));
   }
-  if (t_.clusters() > 1 && !MultistageRoute::has_channel(p))
-    MultistageRoute::pin_channel(p, t_.default_channel(p.src, p.dst));
+  if (t_.clusters() > 1) {
+    if (!MultistageRoute::has_channel(p)) MultistageRoute::pin_channel(p, t_.default_channel(p.src, p.dst));
+    if (!MultistageRoute::has_direction(p)) MultistageRoute::pin_clockwise(p, t_.default_clockwise(p.src, p.dst));
+  }
   if (t_.clusters() > 1 && MultistageRoute::channel(p) >= t_.channels())
     throw std::logic_error("packet " + std::to_string(p.id) + " pinned to inter-cluster channel " +
                            std::to_string(MultistageRoute::channel(p)) + " of " + std::to_string(t_.channels()));
@@ -320,7 +322,7 @@ RouteResult MultistageRouting::route(RouteContext& ctx) const {
   RouterId target;
   PortId last;
   if (c != dc) {
-    const std::uint32_t next = t_.next_cluster(c, dc, t_.default_clockwise(p.src, p.dst));
+    const std::uint32_t next = t_.next_cluster(c, dc, MultistageRoute::clockwise(p));
     std::tie(target, last) = t_.channel_port(c, next, MultistageRoute::channel(p));
     if (r == target) {
       // Crossing a cluster boundary is a dateline: the channel and everything after it use the next VC level.

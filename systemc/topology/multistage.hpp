@@ -30,6 +30,7 @@
 // that is "via a chosen root", and how a mechanism pins a path. Across clusters the packet heads
 // for the inter-cluster channel the flow uses (default_channel, or a pinned one) and its VC level
 // is the number of cluster boundaries crossed so far (each crossing is a dateline).
+// MultistageRoute below is how a mechanism pins any of these choices.
 #pragma once
 
 #include <string>
@@ -157,12 +158,17 @@ class MultistageTopology : public Topology {
 };
 
 // The routing words a multistage route keeps in Packet::route (routing-owned; core never reads
-// them). A mechanism pins a path by calling pin_via / pin_channel on a packet before it is
-// injected (or from a routing hook before the router routes it); the routing function honours
-// what it finds and fills in what is missing at the packet's first router.
+// them). A mechanism pins a path by calling pin_via / pin_channel / pin_clockwise on a packet
+// before it is injected (or from a routing hook before the router routes it); the routing
+// function honours what it finds and fills in what is missing at the packet's first router, so
+// a packet that has been routed carries every choice made for it.
 //   route[0]: via selector + 1 (0: not chosen)
 //   route[1]: bits 0-15 inter-cluster channel + 1 (0: not chosen); bits 16-23 cluster
-//             boundaries crossed so far (the VC level)
+//             boundaries crossed so far (the VC level); bit 24 ring direction chosen, bit 25
+//             clockwise (toward cluster c+1 first; only matters for a tie, 4 clusters)
+// Channel c from cluster a to b and channel c from b to a are the two directions of one link,
+// so a reply pinned with pin_reverse_of(reply, request) crosses the request's channels in
+// reverse order (paper 000 R6: a grant retraces its request).
 struct MultistageRoute {
   static bool has_via(const Packet& p) { return p.route[0] != 0; }
   static std::uint32_t via(const Packet& p) { return p.route[0] - 1; }
@@ -172,6 +178,19 @@ struct MultistageRoute {
   static void pin_channel(Packet& p, std::uint32_t c) { p.route[1] = (p.route[1] & ~0xFFFFu) | ((c + 1) & 0xFFFFu); }
   static std::uint8_t crossings(const Packet& p) { return static_cast<std::uint8_t>((p.route[1] >> 16) & 0xFFu); }
   static void set_crossings(Packet& p, std::uint32_t n) { p.route[1] = (p.route[1] & ~0xFF0000u) | ((n & 0xFFu) << 16); }
+  static bool has_direction(const Packet& p) { return (p.route[1] & kDirectionSet) != 0; }
+  static bool clockwise(const Packet& p) { return (p.route[1] & kClockwise) != 0; }
+  static void pin_clockwise(Packet& p, bool cw) {
+    p.route[1] = (p.route[1] & ~kClockwise) | kDirectionSet | (cw ? kClockwise : 0u);
+  }
+  // The reply takes the request's channel and the opposite way round the ring.
+  static void pin_reverse_of(Packet& reply, const Packet& request) {
+    if (has_channel(request)) pin_channel(reply, channel(request));
+    if (has_direction(request)) pin_clockwise(reply, !clockwise(request));
+  }
+
+ private:
+  static constexpr std::uint32_t kDirectionSet = 1u << 24, kClockwise = 1u << 25;
 };
 
 // How a multistage routing function picks among up ports (and parallel down links).

@@ -242,6 +242,38 @@ TEST_CASE("multicluster: the flow's channel, pinnable, and one VC level per boun
     CHECK(ways[0] > 100);
     CHECK(ways[1] > 100);
   }
+  SECTION("a reply pinned with pin_reverse_of retraces its request's channels") {
+    auto b = build_topology("{type: multicluster, k: 4, clusters: 4, channels: 2}", "nca", kInterCluster);
+    const auto& t = ms(b);
+    RngStream rng(1, "x");
+    FlatView view;
+    auto channel_links = [&](const std::vector<Hop>& hops) {
+      std::vector<std::pair<RouterId, RouterId>> out;  // (from, to) routers of each channel crossed
+      for (const Hop& h : hops)
+        if (t.role(h.router, h.out) == MultistageTopology::Role::Channel)
+          out.emplace_back(h.router, t.peer(h.router, h.out).router);
+      return out;
+    };
+    for (NodeId s = 0; s < 64; s += 3)
+      for (NodeId d = 0; d < 64; d += 5) {
+        if (t.cluster_of_node(s) == t.cluster_of_node(d)) continue;
+        Packet req;
+        req.src = s;
+        req.dst = d;
+        MultistageRoute::pin_channel(req, (s + d) % 2);  // as a mechanism choosing per segment
+        const auto there = channel_links(walk(b, req, rng, view));
+        Packet reply;
+        reply.src = d;
+        reply.dst = s;
+        MultistageRoute::pin_reverse_of(reply, req);
+        auto back = channel_links(walk(b, reply, rng, view));
+        REQUIRE(back.size() == there.size());
+        for (std::size_t i = 0; i < there.size(); ++i) {
+          CHECK(back[back.size() - 1 - i].first == there[i].second);
+          CHECK(back[back.size() - 1 - i].second == there[i].first);
+        }
+      }
+  }
 }
 
 TEST_CASE("modified k-ary n-tree: horizontal chains, the descent direction rule, static routing ignores them",
