@@ -153,6 +153,7 @@ std::unique_ptr<ExplicitTopology> ExplicitTopology::build(std::uint32_t routers,
       fail(key + ".class", "a router-to-router link needs a class other than 'terminal'");
     LinkClassId cls = t->link_class(l.link_class);
     if (cls == kNoLinkClass) {
+      if (t->classes_.size() >= kNoLinkClass) fail(key + ".class", "too many link classes");
       cls = static_cast<LinkClassId>(t->classes_.size());
       t->classes_.push_back({l.link_class, "explicit topology links"});
     }
