@@ -42,9 +42,10 @@ struct Packet {
 
   // Routing state carried in the header.
   std::uint16_t hops = 0;        // router-to-router hops taken so far
-  std::uint8_t global_hops = 0;  // dragonfly global channels crossed (selects the VC level)
-  std::uint8_t route_phase = 0;  // routing-function private (e.g. UGAL: 0 undecided, 1 min, 2 valiant)
-  std::uint32_t intermediate = 0;  // routing-function private (e.g. Valiant intermediate group)
+  // Two words owned by the routing function (topology/): it defines what they mean (a dragonfly
+  // route's phase and intermediate group, a multistage route's chosen root and channel); core
+  // never reads them. Zero when the packet is created.
+  std::array<std::uint32_t, 2> route{};
 
   std::uint32_t amount = 0;      // data: its message's size; an answer (ACK, ...): flits of the data packet
                                  // it answers; a mechanism's control kind: what the mechanism says

@@ -13,7 +13,8 @@ Router::Router(sc_core::sc_module_name name, RouterId id, std::vector<RouterPort
       id_(id),
       env_(std::move(env)),
       cc_counters_(env_.series_window),
-      rng_(env_.seed, std::string(this->name()) + ".routing") {
+      rng_(env_.seed, std::string(this->name()) + ".routing"),
+      route_state_(env_.routing.make_state(id)) {
   const RouterConfig& cfg = env_.config;
   const auto nports = static_cast<PortId>(ports.size());
   const auto num_vnets = static_cast<std::uint32_t>(env_.vnet_priority.size());
@@ -170,7 +171,7 @@ void Router::accept_flit(PortId port, const Flit& f) {
     if (__builtin_expect((hook_uses_ & RouterHooks::kRouting) != 0, 0)) {
       r = hooks_->route(*this, pkt, port);
     } else {
-      RouteContext ctx{id_, port, pkt, rng_, *this};
+      RouteContext ctx{id_, port, pkt, rng_, *this, route_state_.get()};
       r = env_.routing.route(ctx);
     }
     if (r.port >= num_ports() || !ports_[r.port].spec.connected())
@@ -534,7 +535,7 @@ bool Router::can_emit(std::uint8_t vnet, std::uint32_t flits) const {
 }
 
 RouteResult Router::default_route(Packet& p, PortId in_port) {
-  RouteContext ctx{id_, in_port, p, rng_, *this};
+  RouteContext ctx{id_, in_port, p, rng_, *this, route_state_.get()};
   return env_.routing.route(ctx);
 }
 

@@ -116,7 +116,7 @@ RunResult run_network(Network& net, const RunOptions& opt) {
       throw ModelError(os.str());
     }
     // Credits still on their way back: a few round trips.
-    advance(4 * (cfg.link.latency.global + cfg.link.latency.local + cfg.router.delays.credit + 8), "empty", net.now());
+    advance(4 * (router_link_latency_sum(cfg) + cfg.router.delays.credit + 8), "empty", net.now());
     net.check_quiescent();
     quiescent_checked = true;
   }

@@ -41,13 +41,17 @@ class SingleRouterTopology : public Topology {
     PortPeer peer;
     peer.kind = PortPeer::Kind::Node;
     peer.node = p;
-    peer.link = LinkClass::Terminal;
+    peer.link = kTerminalLink;
     return peer;
   }
   std::pair<RouterId, PortId> attach(NodeId n) const override { return {0, static_cast<PortId>(n)}; }
   std::string default_routing() const override { return "none"; }
   std::string describe() const override { return "one router"; }
   std::uint32_t min_hops(NodeId, NodeId) const override { return 0; }
+  const std::vector<LinkClassInfo>& link_classes() const override {
+    static const std::vector<LinkClassInfo> classes{kTerminalClass};
+    return classes;
+  }
 
  private:
   std::uint32_t nodes_;
