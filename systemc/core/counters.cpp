@@ -8,25 +8,26 @@ namespace ccnet {
 void CounterSet::check_new(const std::string& name) const {
   if (name.empty()) throw std::logic_error("CounterSet: a counter needs a name");
   for (const auto& c : counters_)
-    if (c.name == name) throw std::logic_error("CounterSet: counter '" + name + "' registered twice");
+    if (c->name == name) throw std::logic_error("CounterSet: counter '" + name + "' registered twice");
   for (const auto& s : series_)
-    if (s.name == name) throw std::logic_error("CounterSet: series '" + name + "' registered twice");
+    if (s->name == name) throw std::logic_error("CounterSet: series '" + name + "' registered twice");
 }
 
 std::uint64_t& CounterSet::counter(const std::string& name, Merge merge) {
   check_new(name);
-  counters_.push_back(Counter{name, merge, 0});
-  return counters_.back().value;
+  counters_.push_back(std::make_unique<Counter>(Counter{name, merge, 0}));
+  return counters_.back()->value;
 }
 
 SeriesCounter& CounterSet::series(const std::string& name) {
   check_new(name);
-  series_.push_back(Series{name, SeriesCounter(series_window_)});
-  return series_.back().values;
+  series_.push_back(std::make_unique<Series>(Series{name, SeriesCounter(series_window_)}));
+  return series_.back()->values;
 }
 
 void CounterReport::add(const CounterSet& set) {
-  for (const auto& c : set.counters()) {
+  for (const auto& cp : set.counters()) {
+    const CounterSet::Counter& c = *cp;
     auto it = std::find_if(counters_.begin(), counters_.end(), [&](const auto& m) { return m.name == c.name; });
     if (it == counters_.end()) {
       counters_.push_back(c);
@@ -35,7 +36,8 @@ void CounterReport::add(const CounterSet& set) {
     if (it->merge != c.merge) throw std::logic_error("counter '" + c.name + "' registered with two merge rules");
     it->value = c.merge == CounterSet::Merge::Sum ? it->value + c.value : std::max(it->value, c.value);
   }
-  for (const auto& s : set.all_series()) {
+  for (const auto& sp : set.all_series()) {
+    const CounterSet::Series& s = *sp;
     auto it = std::find_if(series_.begin(), series_.end(), [&](const auto& m) { return m.name == s.name; });
     if (it == series_.end()) {
       series_.push_back(Merged{s.name, s.values.window(), {}});

@@ -10,7 +10,7 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <deque>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -62,15 +62,17 @@ class CounterSet {
     std::string name;
     SeriesCounter values;
   };
-  const std::deque<Counter>& counters() const { return counters_; }
-  const std::deque<Series>& all_series() const { return series_; }
+  const std::vector<std::unique_ptr<Counter>>& counters() const { return counters_; }
+  const std::vector<std::unique_ptr<Series>>& all_series() const { return series_; }
   bool empty() const { return counters_.empty() && series_.empty(); }
 
  private:
   void check_new(const std::string& name) const;
   Cycle series_window_;
-  std::deque<Counter> counters_;  // a deque keeps references stable as it grows
-  std::deque<Series> series_;
+  // Held by pointer: references stay valid as more are registered, and an empty set (most
+  // routers and NICs of most mechanisms) allocates nothing.
+  std::vector<std::unique_ptr<Counter>> counters_;
+  std::vector<std::unique_ptr<Series>> series_;
 };
 
 // Merges counter sets (routers' and NICs') into the `cc` section of stats.json, and their series

@@ -24,7 +24,8 @@ struct MessageInfo {
 };
 
 // What a send queue holds: messages not fully formed into packets, and their packets and
-// flits not formed yet.
+// flits not formed yet. NicApi::send_queue walks the queue (cost: its messages); a mechanism that
+// needs the lengths every cycle keeps its own from on_message and on_packet_formed.
 struct SendQueueLength {
   std::uint32_t messages = 0;
   std::uint64_t packets = 0;

@@ -140,9 +140,6 @@ void Nic::ingest_posted() {
       policy_set_ready(req.dst, now_ >= hold_until_[req.dst]);
     }
     q.tail = mi;
-    ++q.length.messages;
-    q.length.packets += m.packets;
-    q.length.flits += m.size;
     ++queued_messages_;
     ++counters_.messages_posted;
     if (hooks_)
@@ -337,8 +334,17 @@ bool Nic::head_message(NodeId dst, MessageId& id) const {
 }
 
 SendQueueLength Nic::send_queue(NodeId dst) const {
+  // Walked on demand (the queues keep no counts: one per destination per NIC adds up).
   if (dst >= send_queues_.size()) fail("send_queue of nonexistent node " + std::to_string(dst));
-  return send_queues_[dst].length;
+  SendQueueLength n;
+  for (std::int32_t k = send_queues_[dst].head; k >= 0; k = messages_[k].next) {
+    const Message& m = messages_[k];
+    if (m.packetized == m.size) continue;  // fully formed, leaving the queue this cycle
+    ++n.messages;
+    n.packets += m.packets - m.next_seq;
+    n.flits += m.size - m.packetized;
+  }
+  return n;
 }
 
 bool Nic::retransmit(MessageId message, std::uint32_t seq, Cycle at, std::uint32_t flags) {
@@ -410,8 +416,6 @@ void Nic::start_streams() {
   p.amount = m.size;  // data packets carry their message's size in flits
   if (m.measured) p.set(kFlagMeasured);
   m.packetized += size;
-  --q.length.packets;
-  q.length.flits -= size;
   if (hooks_) hooks_->on_packet_formed(*this, p);
   p.vnet = env_.vnets.vnet_of(p);
   if (env_.packets.watch()) env_.packets.watch()->formed(p, now_, name());
@@ -426,7 +430,6 @@ void Nic::start_streams() {
   if (m.packetized == m.size) {
     const std::int32_t done = q.head;
     q.head = m.next;
-    --q.length.messages;
     if (q.head < 0) {
       q.tail = -1;
       policy_set_ready(dst, false);

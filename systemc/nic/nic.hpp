@@ -135,7 +135,6 @@ class Nic final : public sc_core::sc_module, public NicApi, public TracedCompone
   };
   struct SendQueue {
     std::int32_t head = -1, tail = -1;
-    SendQueueLength length;
   };
   struct Stream {
     PacketId packet = kNoPacket;

@@ -2,7 +2,8 @@
 // this test binary (docs/writing-a-mechanism.md):
 //   * test_echo: a mechanism adds a module and wires of its own (NetworkBuilder): a central hub
 //     reached by every NIC over fixed-latency signals echoes each request to every NIC; it is
-//     traced like routers and NICs and its counters land in stats.json's `cc` section;
+//     traced like routers and NICs and its counters land in stats.json's `cc` section (its NIC
+//     hooks also check on_message and NicApi::send_queue against their own bookkeeping);
 //   * test_hold: the destination holds delivery (Delivery::Hold, NicApi::deliver);
 //   * test_stall: the destination stalls its ejection buffer, so the router stops sending;
 //   * test_route: a routing hook overrides the topology's choice with per-router state.
@@ -94,13 +95,31 @@ struct EchoParams : MechanismParams {
 };
 
 // A NIC's side: node n sends request k (id 1000 k + n + 1) at cycle 100 + 50 k + n, and checks
-// that every echo arrives exactly `latency` cycles after its request was written.
+// that every echo arrives exactly `latency` cycles after its request was written. It also keeps
+// its own count of each send queue from message admissions and packet formations and compares it
+// with NicApi::send_queue.
 class EchoNicHooks : public NicHooks {
  public:
-  EchoNicHooks(const EchoParams& p, NodeId node, CounterSet& c)
+  EchoNicHooks(const EchoParams& p, NodeId node, std::uint32_t nodes, CounterSet& c)
       : p_(p), node_(node), sent_(c.counter("requests_sent")), echoes_(c.counter("echoes_received")),
         latency_max_(c.counter("echo_latency_max", CounterSet::Merge::Max)), wrong_(c.counter("echo_latency_wrong")),
-        series_(c.series("echoes")) {}
+        queue_checks_(c.counter("queue_checks")), queue_wrong_(c.counter("queue_wrong")), series_(c.series("echoes")),
+        own_(nodes) {}
+  void on_message(NicApi& api, const MessageInfo& m, bool queue_was_empty) override {
+    SendQueueLength& q = own_[m.dst];
+    if (queue_was_empty != (q.messages == 0)) ++queue_wrong_;
+    ++q.messages;
+    q.packets += m.packets;
+    q.flits += m.flits;
+    compare(api, m.dst);
+  }
+  void on_packet_formed(NicApi& api, Packet& p) override {
+    SendQueueLength& q = own_[p.dst];
+    --q.packets;
+    q.flits -= p.size;
+    if (p.seq + 1 == p.message_packets) --q.messages;  // its message is fully formed
+    compare(api, p.dst);
+  }
   void connect(sc_core::sc_signal<std::uint32_t>* req, const sc_core::sc_signal<std::uint32_t>* echo) {
     req_ = req;
     echo_ = echo;
@@ -124,12 +143,18 @@ class EchoNicHooks : public NicHooks {
   }
 
  private:
+  void compare(NicApi& api, NodeId dst) {
+    const SendQueueLength seen = api.send_queue(dst), own = own_[dst];
+    ++queue_checks_;
+    if (seen.messages != own.messages || seen.packets != own.packets || seen.flits != own.flits) ++queue_wrong_;
+  }
   const EchoParams& p_;
   NodeId node_;
   sc_core::sc_signal<std::uint32_t>* req_ = nullptr;
   const sc_core::sc_signal<std::uint32_t>* echo_ = nullptr;
-  std::uint64_t &sent_, &echoes_, &latency_max_, &wrong_;
+  std::uint64_t &sent_, &echoes_, &latency_max_, &wrong_, &queue_checks_, &queue_wrong_;
   SeriesCounter& series_;
+  std::vector<SendQueueLength> own_;  // per destination
 };
 
 class Echo : public Mechanism {
@@ -139,7 +164,7 @@ class Echo : public Mechanism {
   std::vector<VnetSpec> vnets() const override { return {{"data", 0}, {"control", 1}}; }
   std::uint8_t vnet_of(const Packet& p) const override { return p.kind == PacketKind::Data ? 0 : 1; }
   std::unique_ptr<NicHooks> nic_hooks(NicApi& nic, CounterSet& c) const override {
-    return std::make_unique<EchoNicHooks>(p_, nic.id(), c);
+    return std::make_unique<EchoNicHooks>(p_, nic.id(), nic.num_nodes(), c);
   }
   void build(NetworkBuilder& b) const override {
     std::vector<sc_core::sc_signal<std::uint32_t>*> req, echo;
@@ -370,6 +395,10 @@ TEST_CASE("contract: a mechanism's own module on fixed-latency wires to every NI
   CHECK(cc["echoes_received"] == sent * nodes);  // every request reached every NIC once
   CHECK(cc["echo_latency_max"] == 6);
   CHECK(cc["echo_latency_wrong"] == 0);          // and exactly 6 cycles after it was sent
+  // The send queues as the NICs report them match the hooks' own bookkeeping, at every admission
+  // and formation.
+  CHECK(cc["queue_checks"].get<std::uint64_t>() > 1000);
+  CHECK(cc["queue_wrong"] == 0);
   const Json& series = res.stats["timeseries"]["cc"];
   CHECK(series["window"] == 100);
   std::uint64_t in_series = 0;
