@@ -26,8 +26,8 @@ const Schema& SimConfig::schema() {
                "when all traffic has stopped: wait for the network to empty and check every buffer and credit counter")
         .field("clock_ghz", &SimConfig::clock_ghz, 1.0, "router clock (1 GHz: 1 cycle = 1 ns)", {0.001, 100.0})
         .field("latency_from_first_injection", &SimConfig::latency_from_first_injection, false,
-               "network latency of a retransmitted packet counts from its first (speculative) injection instead of "
-               "from the transmission that got through (paper 003 leaves this open; see docs/outputs.md)");
+               "network latency of a retransmitted packet counts from its first injection (of the copy the "
+               "network dropped) instead of from the transmission that got through (paper 003 leaves this open; see docs/outputs.md)");
     return true;
   }();
   (void)init;
@@ -60,8 +60,8 @@ void validate(const Config& c, const config::BindContext& ctx) {
   if (r.speedup > 1 && r.output_buffer == 0)
     ctx.fail("router.speedup", "a crossbar speedup of " + std::to_string(r.speedup) +
                                    " needs output queues (set router.output_buffer > 0)");
-  if (c.sim.watchdog <= c.link.latency.global + c.link.latency.local)
-    ctx.fail("sim.watchdog", "must exceed the link latencies");
+  if (c.sim.watchdog <= router_link_latency_sum(c))
+    ctx.fail("sim.watchdog", "must exceed the sum of the router-to-router link latencies");
   std::vector<std::string> names;
   for (std::size_t i = 0; i < c.traffic.classes.size(); ++i) {
     const TrafficClassConfig& t = c.traffic.classes[i];
@@ -83,6 +83,82 @@ void validate(const Config& c, const config::BindContext& ctx) {
   c.cc.params->validate(ctx, c.router, c.nic);
 }
 
+// A topology or routing error is "topology.<key>: what" (or "routing.<key>: what"): report it
+// at the line of that key.
+[[noreturn]] void fail_at_key(const config::BindContext& ctx, const std::string& section, const std::string& what) {
+  const auto colon = what.find(": ");
+  if (what.rfind(section, 0) == 0 && colon != std::string::npos && what.find(' ') > colon)
+    ctx.fail(what.substr(0, colon), what.substr(colon + 2));
+  ctx.fail(section, what);
+}
+
+// Per-link-class values for the topology's classes: every class needs one, and a value for a
+// class the topology does not have is a mistake.
+std::vector<std::uint32_t> per_class(const Topology& topo, const PerLinkClass& values, const std::string& key,
+                                     const config::BindContext& ctx) {
+  const auto& classes = topo.link_classes();
+  std::string names;
+  for (const auto& lc : classes) names += (names.empty() ? "" : ", ") + lc.name;
+  for (const auto& name : values.set_by_config)
+    if (topo.link_class(name) == kNoLinkClass)
+      ctx.fail(key + "." + name, "topology '" + topo.name() + "' has no link class '" + name + "' (its classes: " + names + ")");
+  std::vector<std::uint32_t> out;
+  for (const auto& lc : classes) {
+    const std::uint32_t* v = values.find(lc.name);
+    if (!v) ctx.fail(key + "." + lc.name, "no value for link class '" + lc.name + "' (" + lc.doc + ") of topology '" + topo.name() + "'");
+    out.push_back(*v);
+  }
+  return out;
+}
+
+std::shared_ptr<const BuiltConfig> build(const Config& c, const config::BindContext& ctx) {
+  auto b = std::make_shared<BuiltConfig>();
+  try {
+    b->topology = c.topology.params->create();
+  } catch (const config::ConfigError& e) {
+    fail_at_key(ctx, "topology", e.what());
+  }
+  try {
+    b->routing = make_routing(c.routing, *b->topology);
+  } catch (const config::ConfigError& e) {
+    fail_at_key(ctx, "routing", e.what());
+  }
+  const Topology& topo = *b->topology;
+  b->link_latency = per_class(topo, c.link.latency, "link.latency", ctx);
+  b->buffer_depth = per_class(topo, c.router.buffer, "router.buffer", ctx);
+  // Virtual cut-through: every buffer a packet can enter must hold a whole packet (only the
+  // link classes this topology uses are checked).
+  if (c.router.flow_control == FlowControl::VirtualCutThrough) {
+    const std::uint32_t mp = c.nic.max_packet;
+    std::vector<bool> used(topo.link_classes().size(), false);
+    for (RouterId r = 0; r < topo.num_routers(); ++r)
+      for (PortId p = 0; p < topo.num_ports(r); ++p) {
+        const PortPeer pp = topo.peer(r, p);
+        if (pp.kind != PortPeer::Kind::None) used[pp.link] = true;
+      }
+    auto need = [&](std::uint32_t depth, const std::string& key) {
+      if (depth < mp)
+        ctx.fail(key, "virtual cut-through needs room for a whole packet: " + std::to_string(depth) + " < nic.max_packet " +
+                          std::to_string(mp));
+    };
+    for (std::size_t lc = 0; lc < used.size(); ++lc)
+      if (used[lc]) need(b->buffer_depth[lc], "router.buffer." + topo.link_classes()[lc].name);
+    need(c.nic.ejection_buffer, "nic.ejection_buffer");
+    if (c.router.output_buffer > 0) need(c.router.output_buffer, "router.output_buffer");
+  }
+  const auto groups = resolve_groups(c.traffic, topo.num_nodes(), c.seed, ctx);
+  for (std::size_t i = 0; i < c.traffic.classes.size(); ++i) {
+    const std::string path = "traffic.classes[" + std::to_string(i) + "]";
+    const auto& src = find_group(groups, c.traffic.classes[i].sources, path + ".sources", ctx);
+    const auto& dst = find_group(groups, c.traffic.classes[i].destinations, path + ".destinations", ctx);
+    if (dst.size() == 1 && src.size() == 1 && src[0] == dst[0])
+      ctx.fail(path + ".destinations", "the only destination is the only source");
+    b->sources.push_back(src);
+    b->destinations.push_back(dst);
+  }
+  return b;
+}
+
 }  // namespace
 
 Config load_config(const std::string& file, const std::vector<std::string>& overrides, long long seed_override) {
@@ -94,47 +170,29 @@ Config load_config(const std::string& file, const std::vector<std::string>& over
   Config::schema().bind(&c, root, ctx, "");
   if (seed_override >= 0) c.seed = static_cast<std::uint64_t>(seed_override);
   validate(c, ctx);
-  // Topology-level checks (parameters that only make sense together) and group references.
-  std::unique_ptr<Topology> topo;
-  try {
-    topo = c.topology.params->create();
-    make_routing(c.routing, *topo);
-  } catch (const config::ConfigError& e) {
-    ctx.fail(std::string(e.what()).rfind("routing", 0) == 0 ? "routing" : "topology", e.what());
-  }
-  // Virtual cut-through: every buffer a packet can enter must hold a whole packet (only the
-  // link classes this topology has are checked).
-  if (c.router.flow_control == FlowControl::VirtualCutThrough) {
-    const std::uint32_t mp = c.nic.max_packet;
-    bool used[kNumLinkClasses] = {false, false, false};
-    for (RouterId r = 0; r < topo->num_routers(); ++r)
-      for (PortId p = 0; p < topo->num_ports(r); ++p) {
-        const PortPeer pp = topo->peer(r, p);
-        if (pp.kind != PortPeer::Kind::None) used[static_cast<int>(pp.link)] = true;
-      }
-    auto need = [&](std::uint32_t depth, const std::string& key) {
-      if (depth < mp)
-        ctx.fail(key, "virtual cut-through needs room for a whole packet: " + std::to_string(depth) + " < nic.max_packet " +
-                          std::to_string(mp));
-    };
-    if (used[0]) need(c.router.buffer.terminal, "router.buffer.terminal");
-    if (used[1]) need(c.router.buffer.local, "router.buffer.local");
-    if (used[2]) need(c.router.buffer.global, "router.buffer.global");
-    need(c.nic.ejection_buffer, "nic.ejection_buffer");
-    if (c.router.output_buffer > 0) need(c.router.output_buffer, "router.output_buffer");
-  }
-  const auto groups = resolve_groups(c.traffic, topo->num_nodes(), c.seed, ctx);
-  for (std::size_t i = 0; i < c.traffic.classes.size(); ++i) {
-    const std::string path = "traffic.classes[" + std::to_string(i) + "]";
-    const auto& src = find_group(groups, c.traffic.classes[i].sources, path + ".sources", ctx);
-    const auto& dst = find_group(groups, c.traffic.classes[i].destinations, path + ".destinations", ctx);
-    if (dst.size() == 1 && src.size() == 1 && src[0] == dst[0])
-      ctx.fail(path + ".destinations", "the only destination is the only source");
-  }
+  c.built = build(c, ctx);
   return c;
 }
 
-config::Json effective_config(const Config& cfg) { return Config::schema().dump(&cfg); }
+config::Json effective_config(const Config& cfg) {
+  config::Json j = Config::schema().dump(&cfg);
+  if (cfg.built) {
+    // Per-link-class values: the topology's classes only (the defaults of other classes do not apply).
+    for (auto* values : {&j["link"]["latency"], &j["router"]["buffer"]}) {
+      config::Json kept = config::Json::object();
+      for (const auto& lc : cfg.built->topology->link_classes()) kept[lc.name] = (*values)[lc.name];
+      *values = kept;
+    }
+  }
+  return j;
+}
+
+std::uint64_t router_link_latency_sum(const Config& cfg) {
+  std::uint64_t sum = 0;
+  for (const auto& [name, latency] : cfg.link.latency.entries)
+    if (name != kTerminalClass.name) sum += latency;
+  return sum;
+}
 
 std::string config_reference() {
   return config::markdown_reference(

@@ -130,9 +130,7 @@ RunResult run_network(Network& net, const RunOptions& opt) {
       throw ModelError(os.str());
     }
     // Credits still on their way back: a few round trips.
-    advance(4 * (cfg.link.latency.global + cfg.link.latency.local + cfg.link.latency.terminal + cfg.router.delays.credit +
-                 cfg.nic.credit_delay + 8),
-            "empty", net.now());
+    advance(4 * (router_link_latency_sum(cfg) + cfg.router.delays.credit + cfg.nic.credit_delay + 8), "empty", net.now());
     net.check_quiescent();
     quiescent_checked = true;
   }
@@ -168,24 +166,27 @@ RunResult run_network(Network& net, const RunOptions& opt) {
     emitted += r->counters().control_emitted;
     consumed += r->counters().packets_consumed;
   }
-  std::uint64_t becns = 0, nacks = 0, retx = 0, retx_peak = 0;
+  std::uint64_t retx = 0, retx_peak = 0;
   for (const auto& n : net.nics()) {
-    becns += n->counters().becns;
-    nacks += n->counters().nacks_received;
     retx += n->counters().retransmissions;
     retx_peak = std::max(retx_peak, n->counters().retransmit_buffer_peak);
   }
   // Whole-run counters (the window counts by kind are above).
-  proto["becn_notifications"] = becns;
   proto["dropped_packets"] = drops;
   proto["dropped_flits"] = dropped_flits;
-  proto["nacks_received"] = nacks;
   proto["retransmissions"] = retx;
   proto["retransmit_buffer_peak"] = retx_peak;
   proto["switch_emitted_control_packets"] = emitted;
   proto["switch_consumed_packets"] = consumed;
   j["protocol"] = proto;
-  if (sim.series_window) j["timeseries"] = st.timeseries_json();
+  // The mechanism's own counters, as its hooks and modules registered them.
+  const CounterReport cc = net.mechanism_report();
+  j["cc"] = cc.counters_json();
+  if (sim.series_window) {
+    j["timeseries"] = st.timeseries_json();
+    Json series = cc.series_json();
+    if (!series.is_null()) j["timeseries"]["cc"] = std::move(series);
+  }
   const std::uint64_t hops = net.flit_hops();
   for (auto* o : opt.observers) o->finish(total, j);
   j["perf"]["wall_seconds"] = wall;

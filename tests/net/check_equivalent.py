@@ -1,15 +1,20 @@
 #!/usr/bin/python3
 """Runs one config under two sets of overrides and requires identical results: every field of
 stats.json except those named with --ignore (dotted paths, e.g. protocol.retransmit_buffer_peak)
-and perf. Used for "mechanism X in its neutral
+and perf. Fields named with --zero (dotted paths whose components may be globs, e.g. cc.* or
+protocol.*.cnp) must be 0 where present and are then left out: the counters and packet kinds
+of a mechanism that, in its neutral setting, never acts. Used for "mechanism X in its neutral
 setting equals the baseline cycle for cycle".
 
-  check_equivalent.py CCNET CONFIG OUT --a key=v ... --b key=v ... [--ignore field]...
+  check_equivalent.py CCNET CONFIG OUT --a key=v ... --b key=v ... [--ignore field]... [--zero field]...
 """
 import argparse
-import json
-import subprocess
+import fnmatch
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../scripts"))
+from ccnet_runner import run_one, without_perf  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("ccnet")
@@ -18,22 +23,34 @@ ap.add_argument("out")
 ap.add_argument("--a", action="append", default=[])
 ap.add_argument("--b", action="append", default=[])
 ap.add_argument("--ignore", action="append", default=[])
+ap.add_argument("--zero", action="append", default=[])
 args = ap.parse_args()
 
 
+def drop_zero(node, parts, tag, path=""):
+    """Removes the fields matching the pattern `parts` under `node`; exits if one is not 0."""
+    if not isinstance(node, dict):
+        return
+    for k in [k for k in node if fnmatch.fnmatchcase(k, parts[0])]:
+        p = f"{path}.{k}" if path else k
+        if len(parts) > 1:
+            drop_zero(node[k], parts[1:], tag, p)
+        elif node[k] != 0:
+            sys.exit(f"run {tag}: {p} = {node[k]}, expected 0")
+        else:
+            del node[k]
+
+
 def run(tag, sets):
-    cmd = [args.ccnet, "run", args.config, "--out", f"{args.out}/{tag}", "-q"]
-    for s in sets:
-        cmd += ["--set", s]
-    subprocess.run(cmd, check=True)
-    with open(f"{args.out}/{tag}/stats.json") as f:
-        d = json.load(f)
-    for k in ["perf"] + args.ignore:
+    d = without_perf(run_one(args.ccnet, args.config, f"{args.out}/{tag}", sets=sets))
+    for k in args.ignore:
         *parents, leaf = k.split(".")
         node = d
         for part in parents:
             node = node.get(part, {})
         node.pop(leaf, None)
+    for z in args.zero:
+        drop_zero(d, z.split("."), tag)
     return d
 
 

@@ -98,6 +98,9 @@ def config(r, index):
         "cc": mechanism(r),
         "traffic": {"classes": classes, **({"groups": groups} if groups else {})},
     }
+    if topo["type"] != "dragonfly":  # only dragonflies have global links (drawn anyway: same seeds, same networks)
+        del cfg["router"]["buffer"]["global"]
+        del cfg["link"]["latency"]["global"]
     return cfg
 
 

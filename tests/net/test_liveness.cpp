@@ -15,39 +15,45 @@ namespace {
 // Test-only mechanism: every data packet is dropped at its last-hop switch (with a NACK) and
 // resent at once by its source. Flits keep moving, no data packet is ever delivered.
 struct DropEverythingSwitch : RouterHooks {
+  explicit DropEverythingSwitch(PacketKind nack) : nack_(nack) {}
   ArrivalAction on_arrival(RouterApi& api, Packet& pkt, const BufferState&) override {
     if (pkt.kind != PacketKind::Data || api.terminal_port_of(pkt.dst) == kNoPort || !api.can_emit(1, 1))
       return ArrivalAction::Accept;
-    Packet& n = api.packets().control(PacketKind::Nack, pkt, pkt.dst, pkt.src, api.now());
+    Packet& n = api.packets().control(nack_, pkt, pkt.dst, pkt.src, api.now());
     n.amount = pkt.size;
     REQUIRE(api.emit(n));
     return ArrivalAction::Drop;
   }
+  PacketKind nack_;
 };
 struct ResendAtOnce : NicHooks {
+  explicit ResendAtOnce(PacketKind nack) : nack_(nack) {}
   void on_control(NicApi& api, const Packet& c) override {
-    if (c.kind == PacketKind::Nack) REQUIRE(api.retransmit(c.message, c.seq, api.now(), false));
+    if (c.kind == nack_) REQUIRE(api.retransmit(c.message, c.seq, api.now(), 0));
   }
+  PacketKind nack_;
 };
 struct DropEverything : Mechanism {
+  explicit DropEverything(PacketKind nack) : nack_(nack) {}
   std::string name() const override { return "test_drop_everything"; }
   std::vector<VnetSpec> vnets() const override { return {{"data", 0}, {"control", 1}}; }
   std::uint8_t vnet_of(const Packet& p) const override { return p.kind == PacketKind::Data ? 0 : 1; }
-  std::unique_ptr<RouterHooks> router_hooks(RouterId, const MechanismContext&) const override {
-    return std::make_unique<DropEverythingSwitch>();
+  std::unique_ptr<RouterHooks> router_hooks(RouterApi&, CounterSet&) const override {
+    return std::make_unique<DropEverythingSwitch>(nack_);
   }
-  std::unique_ptr<NicHooks> nic_hooks(NodeId, const MechanismContext&) const override {
-    return std::make_unique<ResendAtOnce>();
-  }
+  std::unique_ptr<NicHooks> nic_hooks(NicApi&, CounterSet&) const override { return std::make_unique<ResendAtOnce>(nack_); }
   bool requires_acks() const override { return true; }
   bool keeps_retransmit_buffer() const override { return true; }
+  PacketKind nack_;
 };
 struct DropEverythingParams : MechanismParams {
   static const config::Schema& schema() {
     static config::Schema s("test only: drop every data packet at its last hop, resend at once (livelock)");
     return s;
   }
-  std::unique_ptr<Mechanism> create(const MechanismContext&) const override { return std::make_unique<DropEverything>(); }
+  std::unique_ptr<Mechanism> create(const MechanismContext& ctx) const override {
+    return std::make_unique<DropEverything>(ctx.format.declare_kind("nack", Answer::Refused));
+  }
 };
 config::PolyRegistrar<MechanismParams, DropEverythingParams> reg_drop_everything("test_drop_everything", "test only");
 
