@@ -118,11 +118,19 @@ void Router::end_of_elaboration() {
     flit_in_val_.push_back(&flit_in_if_.back()->read());
     credit_in_val_.push_back(&credit_in_if_.back()->read());
   }
+  for (const PortId p : connected_) wires_.push_back(InputWire{flit_in_val_[p], credit_in_val_[p]});
 }
 
 // ---- per-cycle evaluation ------------------------------------------------------------------------
 
 void Router::tick() {
+  // Idle fast path: nothing held or pending and nothing arriving, so nothing would change (not
+  // even a signal). A router with hooks or an open trace window is never idle.
+  // The process runs at every rising edge, so the cycle count just advances.
+  if (idle_ && !input_arriving()) {
+    ++now_;
+    return;
+  }
   now_ = sc_core::sc_time_stamp().value() / period_ps_;
   receive();
   if (!va_list_.empty()) allocate_vcs(false);
@@ -139,6 +147,7 @@ void Router::tick() {
   if (hooks_) hooks_->tick(*this);
   commit_and_write();
   if (probe_live_) update_probe();
+  idle_ = !hooks_ && !probe_live_ && quiescent();
 }
 
 void Router::receive() {
@@ -150,11 +159,15 @@ void Router::receive() {
       ++counters_.flits_in[p];
       const Cycle due = now_ - 1 + in.spec.latency;
       if (due <= now_ && in.link.empty()) accept_flit(p, Flit(f));
-      else in.link.push_back({due, f});
+      else {
+        in.link.push_back({due, f});
+        ++link_entries_;
+      }
     }
     while (!in.link.empty() && in.link.front().first <= now_) {
       const Flit g = in.link.front().second;
       in.link.pop_front();
+      --link_entries_;
       accept_flit(p, g);
     }
     const CreditLanes& c = *credit_in_val_[p];
@@ -170,11 +183,15 @@ void Router::receive() {
     if (!c.empty()) {
       const Cycle due = now_ - 1 + out.spec.latency;
       if (due <= now_ && out.credit_link.empty()) give(c);
-      else out.credit_link.push_back({due, c});
+      else {
+        out.credit_link.push_back({due, c});
+        ++link_entries_;
+      }
     }
     while (!out.credit_link.empty() && out.credit_link.front().first <= now_) {
       give(out.credit_link.front().second);
       out.credit_link.pop_front();
+      --link_entries_;
     }
   }
 }

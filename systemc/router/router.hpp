@@ -213,6 +213,17 @@ class Router final : public sc_core::sc_module, public RouterApi, public Congest
   void arbitrate_links();
   void commit_and_write();
   void commit_port(PortId o, bool watch);
+  // Nothing held or pending: with both input channels of every port idle, an evaluation would
+  // change nothing (docs/performance.md, idle components).
+  bool quiescent() const {
+    return buffered_ == 0 && link_entries_ == 0 && va_list_.empty() && sa_list_.empty() && in_traversal_ == 0 &&
+           oq_total_ == 0 && out_dirty_.empty() && credit_dirty_.empty();
+  }
+  bool input_arriving() const {
+    for (const InputWire& w : wires_)
+      if (w.flit->valid() || !w.credit->empty()) return true;
+    return false;
+  }
   void scan_queue_heads();
   // Tracing and packet watching (router_trace.cpp): called only while a probe is live or while
   // packets are watched, so they cost a predictable branch otherwise. They are cold and take
@@ -289,9 +300,16 @@ class Router final : public sc_core::sc_module, public RouterApi, public Congest
   ActiveSet credit_dirty_;  // inputs with credits to return or a credit on the wire to clear
   ActiveSet trav_pending_;  // outputs with flits crossing the switch
   // The current value of each input channel (sc_signal keeps it at a fixed address), read every
-  // cycle without a virtual call.
+  // cycle without a virtual call; wires_ holds the connected ports' pairs contiguously.
   std::vector<const Flit*> flit_in_val_;
   std::vector<const CreditLanes*> credit_in_val_;
+  struct InputWire {
+    const Flit* flit;
+    const CreditLanes* credit;
+  };
+  std::vector<InputWire> wires_;
+  std::uint64_t link_entries_ = 0;  // flits and credits in the input links' delay lines
+  bool idle_ = false;               // quiescent() after the last evaluation, no hooks, not traced
   // Bound channel interfaces, cached after elaboration (port access is on the hot path).
   std::vector<const sc_core::sc_signal_in_if<Flit>*> flit_in_if_;
   std::vector<sc_core::sc_signal_inout_if<Flit>*> flit_out_if_;
