@@ -16,7 +16,6 @@ class ActiveSet {
   }
   void insert(std::size_t i) { words_[i >> 6] |= std::uint64_t{1} << (i & 63); }
   void erase(std::size_t i) { words_[i >> 6] &= ~(std::uint64_t{1} << (i & 63)); }
-  bool contains(std::size_t i) const { return (words_[i >> 6] >> (i & 63)) & 1u; }
   bool empty() const {
     for (const auto w : words_)
       if (w) return false;
