@@ -177,6 +177,33 @@ void apply_override(YAML::Node root, const std::string& text, BindContext& ctx,
 
 }  // namespace
 
+namespace {
+
+// yaml-cpp keeps every pair of a map with a repeated key (lookups find the first, binding saw
+// the last): a repeated key is a mistake whichever value was meant, so it is an error.
+// `budget` bounds the walk: aliases can make a short document expand exponentially.
+void reject_duplicate_keys(const YAML::Node& node, const std::string& path, const BindContext& ctx, long& budget) {
+  if (--budget < 0)
+    ctx.fail(node, path, "the document expands to more than 10^6 values (through aliases?); not a configuration");
+  if (node.IsSequence()) {
+    for (std::size_t i = 0; i < node.size(); ++i)
+      reject_duplicate_keys(node[i], path + "[" + std::to_string(i) + "]", ctx, budget);
+  } else if (node.IsMap()) {
+    std::map<std::string, int> lines;  // key -> line of its first occurrence
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      const std::string key = it->first.IsScalar() ? it->first.Scalar() : std::string();
+      const std::string sub = join_path(path, key);
+      if (!it->first.IsScalar()) ctx.fail(it->first, path, "a key must be a plain name, got a " + yaml_type_name(it->first));
+      const auto [first, inserted] = lines.emplace(key, it->first.Mark().line + 1);
+      if (!inserted)
+        ctx.fail(it->first, sub, "duplicate key '" + key + "' (first given on line " + std::to_string(first->second) + ")");
+      reject_duplicate_keys(it->second, sub, ctx, budget);
+    }
+  }
+}
+
+}  // namespace
+
 YAML::Node load_document(const std::string& file, const std::vector<std::string>& overrides,
                          BindContext& ctx) {
   YAML::Node root;
@@ -184,10 +211,15 @@ YAML::Node load_document(const std::string& file, const std::vector<std::string>
   if (!in) throw ConfigError(file + ": cannot open config file");
   try {
     root = YAML::Load(in);
-  } catch (const YAML::ParserException& e) {
-    throw ConfigError(file + ":" + std::to_string(e.mark.line + 1) + ": YAML syntax error: " + e.msg);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(file + (e.mark.is_null() ? "" : ":" + std::to_string(e.mark.line + 1)) + ": YAML syntax error: " + e.msg);
   }
-  if (root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
+  if (root.IsNull()) {
+    ctx.set_empty_document();
+    root = YAML::Node(YAML::NodeType::Map);
+  }
+  long budget = 1000000;
+  reject_duplicate_keys(root, "", ctx, budget);
   if (!root.IsMap()) throw ConfigError(file + ": the top level must be a map of sections");
   std::set<std::string> seen;
   for (const auto& o : overrides) {

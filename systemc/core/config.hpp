@@ -4,6 +4,7 @@
 // docs/config.md. Unknown keys, wrong types and out-of-range values are errors.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -44,9 +45,13 @@ class BindContext {
   void record(const std::string& path, const YAML::Node& node);
   void record_override(const std::string& path, const std::string& text);
   const std::string& file() const { return file_; }
+  // The file held no settings at all (empty, or only comments): everything takes its default.
+  void set_empty_document() { empty_document_ = true; }
+  bool empty_document() const { return empty_document_; }
 
  private:
   std::string file_;
+  bool empty_document_ = false;
   // The --set override that supplied this path or one of its parents ("" if none).
   std::string override_for(const std::string& path) const;
   std::map<std::string, std::string> where_;      // key path -> "file:line"
@@ -147,6 +152,10 @@ V parse_scalar(const YAML::Node& node, BindContext& ctx, const std::string& path
       double d;
       if (!YAML::convert<double>::decode(node, d))
         ctx.fail(node, path, "expected a number, got '" + text + "'");
+      // NaN compares false with everything and would pass the range check below; an infinity
+      // passes it when the range is unbounded. Neither is a usable setting.
+      if (!std::isfinite(d))
+        ctx.fail(node, path, "expected a finite number, got '" + text + "'");
       if (d < static_cast<double>(range.min) || d > static_cast<double>(range.max))
         ctx.fail(node, path, "value " + text + " out of range [" + number_text(range.min) +
                                  ", " + number_text(range.max) + "]");
@@ -157,9 +166,19 @@ V parse_scalar(const YAML::Node& node, BindContext& ctx, const std::string& path
       std::size_t used = 0;
       bool ok = !text.empty();
       try {
-        long long ll = std::stoll(text, &used, 0);
-        d = static_cast<long double>(ll);
+        if constexpr (std::is_unsigned_v<V>) {
+          if (text[0] == '-') {  // stoull would wrap a negative value around
+            d = static_cast<long double>(std::stoll(text, &used, 0));
+          } else {
+            d = static_cast<long double>(std::stoull(text, &used, 0));
+          }
+        } else {
+          d = static_cast<long double>(std::stoll(text, &used, 0));
+        }
         ok = ok && used == text.size();
+      } catch (const std::out_of_range&) {
+        d = text[0] == '-' ? -HUGE_VALL : HUGE_VALL;  // beyond 64 bits: reported as out of range below
+        used = text.size();
       } catch (...) {
         ok = false;
         d = 0;

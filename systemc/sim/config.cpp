@@ -1,5 +1,8 @@
 #include "sim/config.hpp"
 
+#include <algorithm>
+
+#include "sim/memory_guard.hpp"
 #include "traffic/pattern.hpp"
 
 namespace ccnet {
@@ -27,7 +30,11 @@ const Schema& SimConfig::schema() {
         .field("clock_ghz", &SimConfig::clock_ghz, 1.0, "router clock (1 GHz: 1 cycle = 1 ns)", {0.001, 100.0})
         .field("latency_from_first_injection", &SimConfig::latency_from_first_injection, false,
                "network latency of a retransmitted packet counts from its first (speculative) injection instead of "
-               "from the transmission that got through (paper 003 leaves this open; see docs/outputs.md)");
+               "from the transmission that got through (paper 003 leaves this open; see docs/outputs.md)")
+        .field("memory_limit_mb", &SimConfig::memory_limit_mb, std::uint64_t{0},
+               "refuse a network whose estimated memory exceeds this many MB (0 = half of the machine's memory; "
+               "the estimate is in stats.json perf.memory_estimate_mb)",
+               {0, std::uint64_t{1} << 40});
     return true;
   }();
   (void)init;
@@ -85,41 +92,77 @@ void validate(const Config& c, const config::BindContext& ctx) {
 
 }  // namespace
 
+namespace {
+
+// Topology and routing constructors report errors as "<key>: <what>" (e.g. "topology.g: ...");
+// point at that key's line when it is one of the section's keys.
+[[noreturn]] void fail_at_key(const config::BindContext& ctx, const std::string& msg, const std::string& section) {
+  const auto colon = msg.find(": ");
+  if (colon != std::string::npos && msg.compare(0, section.size() + 1, section + ".") == 0 &&
+      msg.find(' ') > colon)
+    ctx.fail(msg.substr(0, colon), msg.substr(colon + 2));
+  ctx.fail(section, msg);
+}
+
+}  // namespace
+
 Config load_config(const std::string& file, const std::vector<std::string>& overrides, long long seed_override) {
   config::BindContext ctx(file);
   YAML::Node root = config::load_document(file, overrides, ctx);
   Config c;
   c.file = file;
+  c.empty_file = ctx.empty_document();
   Config::schema().apply_defaults(&c);
   Config::schema().bind(&c, root, ctx, "");
   if (seed_override >= 0) c.seed = static_cast<std::uint64_t>(seed_override);
   validate(c, ctx);
-  // Topology-level checks (parameters that only make sense together) and group references.
+  // Topology-level checks (parameters that only make sense together, sizes) and group references.
   std::unique_ptr<Topology> topo;
+  unsigned vc_levels = 1;
   try {
     topo = c.topology.params->create();
-    make_routing(c.routing, *topo);
   } catch (const config::ConfigError& e) {
-    ctx.fail(std::string(e.what()).rfind("routing", 0) == 0 ? "routing" : "topology", e.what());
+    fail_at_key(ctx, e.what(), "topology");
   }
+  try {
+    vc_levels = make_routing(c.routing, *topo)->vc_levels();
+  } catch (const config::ConfigError& e) {
+    fail_at_key(ctx, e.what(), "routing");
+  }
+  PortId max_ports = 0;
+  for (RouterId r = 0; r < topo->num_routers(); ++r) max_ports = std::max(max_ports, topo->num_ports(r));
+  const MechanismContext mctx{*topo, c.router, c.seed, c.nic.acks, max_ports};
+  const auto vnets = static_cast<unsigned>(c.cc.params->create(mctx)->vnets().size());
+  const unsigned vcs = vnets * vc_levels * c.router.vcs_per_level;
+  if (vcs > 256)
+    ctx.fail("router.vcs_per_level", std::to_string(vcs) + " VCs per port (" + std::to_string(vnets) + " vnets x " +
+                                         std::to_string(vc_levels) + " routing levels x " +
+                                         std::to_string(c.router.vcs_per_level) + ") exceeds 256");
+  // Memory guard: refuse what would not fit, naming the key that makes it big.
+  std::string limit_how;
+  const double limit = memory_limit_bytes(c.sim, limit_how);
+  const MemoryEstimate est = estimate_memory(c, *topo, vnets, vc_levels, limit);
+  if (est.bytes > limit) {
+    std::string parts;
+    for (std::size_t i = 0; i < est.terms.size() && i < 3; ++i)
+      parts += (i ? "; " : "") + est.terms[i].what + " (" + human_bytes(est.terms[i].bytes) + ")";
+    ctx.fail(est.terms.front().key, "the network would need about " + est.text() + " of memory, above the limit of " +
+                                        human_bytes(limit) + " (" + limit_how + "): " + parts +
+                                        ". Make it smaller, or raise sim.memory_limit_mb");
+  }
+  c.memory_estimate = est.bytes;
   // Virtual cut-through: every buffer a packet can enter must hold a whole packet (only the
   // link classes this topology has are checked).
   if (c.router.flow_control == FlowControl::VirtualCutThrough) {
     const std::uint32_t mp = c.nic.max_packet;
-    bool used[kNumLinkClasses] = {false, false, false};
-    for (RouterId r = 0; r < topo->num_routers(); ++r)
-      for (PortId p = 0; p < topo->num_ports(r); ++p) {
-        const PortPeer pp = topo->peer(r, p);
-        if (pp.kind != PortPeer::Kind::None) used[static_cast<int>(pp.link)] = true;
-      }
     auto need = [&](std::uint32_t depth, const std::string& key) {
       if (depth < mp)
         ctx.fail(key, "virtual cut-through needs room for a whole packet: " + std::to_string(depth) + " < nic.max_packet " +
                           std::to_string(mp));
     };
-    if (used[0]) need(c.router.buffer.terminal, "router.buffer.terminal");
-    if (used[1]) need(c.router.buffer.local, "router.buffer.local");
-    if (used[2]) need(c.router.buffer.global, "router.buffer.global");
+    if (est.ports_by_link[0]) need(c.router.buffer.terminal, "router.buffer.terminal");
+    if (est.ports_by_link[1]) need(c.router.buffer.local, "router.buffer.local");
+    if (est.ports_by_link[2]) need(c.router.buffer.global, "router.buffer.global");
     need(c.nic.ejection_buffer, "nic.ejection_buffer");
     if (c.router.output_buffer > 0) need(c.router.output_buffer, "router.output_buffer");
   }
@@ -128,8 +171,12 @@ Config load_config(const std::string& file, const std::vector<std::string>& over
     const std::string path = "traffic.classes[" + std::to_string(i) + "]";
     const auto& src = find_group(groups, c.traffic.classes[i].sources, path + ".sources", ctx);
     const auto& dst = find_group(groups, c.traffic.classes[i].destinations, path + ".destinations", ctx);
-    if (dst.size() == 1 && src.size() == 1 && src[0] == dst[0])
-      ctx.fail(path + ".destinations", "the only destination is the only source");
+    // The pattern checks that every source has somewhere to send; build it as the network will.
+    try {
+      c.traffic.classes[i].pattern.params->create(src, dst, RngStream(c.seed, "traffic." + c.traffic.classes[i].name + ".pattern"));
+    } catch (const config::ConfigError& e) {
+      ctx.fail(path + ".destinations", e.what());
+    }
   }
   return c;
 }

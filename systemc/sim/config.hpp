@@ -23,6 +23,7 @@ struct SimConfig {
   bool check_quiescent = true;
   double clock_ghz = 1.0;
   bool latency_from_first_injection = false;
+  std::uint64_t memory_limit_mb = 0;  // 0: half of the machine's memory
   static const config::Schema& schema();
 };
 
@@ -39,6 +40,8 @@ struct Config {
   static const config::Schema& schema();
 
   std::string file;  // where it came from (for messages)
+  bool empty_file = false;  // the file held no settings: every key took its default
+  double memory_estimate = 0;  // bytes the built network is expected to take (sim/memory_guard.hpp)
 };
 
 // Loads, binds and validates. `seed_override` >= 0 replaces the seed. Throws ConfigError.

@@ -97,7 +97,14 @@ struct FatTreeParams : TopologyParams {
     (void)init;
     return s;
   }
-  std::unique_ptr<Topology> create() const override { return std::make_unique<FatTree>(k, n); }
+  std::unique_ptr<Topology> create() const override {
+    std::uint64_t per_level = 1;
+    for (std::uint32_t i = 0; i + 1 < n; ++i) per_level *= k;  // <= 64^5 = 2^30
+    const std::string what = "a " + std::to_string(k) + "-ary " + std::to_string(n) + "-tree";
+    check_topology_size(per_level * k, "topology.k", what, "nodes");
+    check_topology_size(per_level * n, "topology.n", what, "routers");
+    return std::make_unique<FatTree>(k, n);
+  }
 };
 config::PolyRegistrar<TopologyParams, FatTreeParams> reg_fattree("fattree", "k-ary n-tree");
 

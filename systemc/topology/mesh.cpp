@@ -88,7 +88,15 @@ struct MeshParams : TopologyParams {
     (void)init;
     return s;
   }
-  std::unique_ptr<Topology> create() const override { return std::make_unique<Mesh>(k, n, concentration); }
+  std::unique_ptr<Topology> create() const override {
+    std::uint64_t routers = 1;
+    for (std::uint32_t d = 0; d < n; ++d) routers *= k;  // <= 256^4 = 2^32: no 64-bit overflow
+    const std::string what = "a " + std::to_string(k) + "-ary " + std::to_string(n) + "-mesh";
+    check_topology_size(routers, "topology.k", what, "routers");
+    check_topology_size(routers * concentration, "topology.concentration", what + " with concentration " +
+                        std::to_string(concentration), "nodes");
+    return std::make_unique<Mesh>(k, n, concentration);
+  }
 };
 config::PolyRegistrar<TopologyParams, MeshParams> reg_mesh("mesh", "k-ary n-mesh");
 

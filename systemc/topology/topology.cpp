@@ -11,6 +11,12 @@ const char* to_string(LinkClass c) {
   return "?";
 }
 
+void check_topology_size(std::uint64_t count, const char* key, const std::string& what, const char* things) {
+  if (count > kMaxTopologySize)
+    throw config::ConfigError(std::string(key) + ": " + what + " has " + std::to_string(count) + " " + things +
+                              "; at most " + std::to_string(kMaxTopologySize) + " are supported");
+}
+
 namespace {
 // `routing: {algorithm: auto}` resolves to the topology's default algorithm.
 struct AutoRouting : RoutingParams {

@@ -79,6 +79,13 @@ class RoutingFunction {
   virtual std::uint8_t vc_levels() const = 0;
 };
 
+// Largest number of nodes or routers a topology may have: ids are 32-bit (NodeId, RouterId),
+// and sizes are computed in 64 bits so that a product that would wrap is reported, not run.
+constexpr std::uint64_t kMaxTopologySize = 0x7fffffffu;
+// Throws config::ConfigError "<key>: <what> has N <things>; at most 2^31 - 1 are supported" if
+// `count` exceeds kMaxTopologySize.
+void check_topology_size(std::uint64_t count, const char* key, const std::string& what, const char* things);
+
 // Polymorphic config sections: `topology: {type: ...}` and `routing: {algorithm: ...}`.
 struct TopologyParams {
   virtual ~TopologyParams() = default;
