@@ -99,6 +99,12 @@ void Schema::bind(void* obj, const YAML::Node& node, BindContext& ctx, const std
   }
 }
 
+Json Schema::describe() const {
+  Json keys = Json::object();
+  for (const auto& f : fields_) keys[f->key()] = f->describe();
+  return {{"doc", doc_}, {"keys", keys}};
+}
+
 Json Schema::dump(const void* obj) const {
   Json j = Json::object();
   for (const auto& f : fields_) j[f->key()] = f->dump(obj);
@@ -220,7 +226,7 @@ YAML::Node load_document(const std::string& file, const std::vector<std::string>
   }
   long budget = 1000000;
   reject_duplicate_keys(root, "", ctx, budget);
-  if (!root.IsMap()) throw ConfigError(file + ": the top level must be a map of sections");
+  if (!root.IsMap()) ctx.fail(root, "", "expected a map of sections, got a " + yaml_type_name(root));
   std::set<std::string> seen;
   for (const auto& o : overrides) {
     apply_override(root, o, ctx, seen);

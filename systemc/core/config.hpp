@@ -74,6 +74,9 @@ class Field {
   virtual std::string default_text() const = 0;
   // Nested schemas for documentation (sections, lists of sections, polymorphic sections).
   virtual void nested(std::vector<std::pair<std::string, const Schema*>>& /*out*/) const {}
+  // Machine-readable declaration (`ccnet list --json`): kind, default, range or choices, nested
+  // schemas; tools (scripts/soak, scripts/fuzz) discover keys and registered names from it.
+  virtual Json describe() const = 0;
 
  private:
   std::string key_, doc_;
@@ -90,6 +93,8 @@ class Schema {
   void bind(void* obj, const YAML::Node& node, BindContext& ctx, const std::string& path,
             const std::vector<std::string>& ignored = {}) const;
   Json dump(const void* obj) const;
+  // {"doc": ..., "keys": {key: Field::describe()}}.
+  Json describe() const;
   const std::vector<std::unique_ptr<Field>>& fields() const { return fields_; }
   const std::string& doc() const { return doc_; }
   void add(std::unique_ptr<Field> f) { fields_.push_back(std::move(f)); }
@@ -193,6 +198,19 @@ V parse_scalar(const YAML::Node& node, BindContext& ctx, const std::string& path
 }
 
 template <class V>
+Json describe_scalar(const std::string& doc, V def, const Range<V>& r) {
+  Json j = {{"kind", std::is_same_v<V, bool> ? "bool" : std::is_floating_point_v<V> ? "number" : "integer"}};
+  j["default"] = def;
+  if constexpr (!std::is_same_v<V, bool>) {
+    j["min"] = r.min;
+    j["max"] = r.max;
+    j["allow_inf"] = r.allow_inf;
+  }
+  j["doc"] = doc;
+  return j;
+}
+
+template <class V>
 std::string scalar_type_text(const Range<V>& r) {
   std::string t = std::is_same_v<V, bool>            ? "bool"
                   : std::is_floating_point_v<V>      ? "number"
@@ -228,6 +246,7 @@ class ScalarField : public Field {
   }
   std::string type_text() const override { return scalar_type_text(range_); }
   std::string default_text() const override { return number_text(def_); }
+  Json describe() const override { return describe_scalar(doc(), def_, range_); }
 
  private:
   V T::*m_;
@@ -247,6 +266,7 @@ class StringField : public Field {
   }
   Json dump(const void* obj) const override { return static_cast<const T*>(obj)->*m_; }
   std::string type_text() const override { return "string"; }
+  Json describe() const override { return {{"kind", "string"}, {"default", def_}, {"doc", doc()}}; }
   std::string default_text() const override { return def_.empty() ? "\"\"" : def_; }
 
  private:
@@ -272,6 +292,11 @@ class ChoiceField : public Field {
   }
   Json dump(const void* obj) const override { return name_of(static_cast<const T*>(obj)->*m_); }
   std::string type_text() const override { return "one of " + names(); }
+  Json describe() const override {
+    Json c = Json::array();
+    for (const auto& ch : choices_) c.push_back(ch.first);
+    return {{"kind", "choice"}, {"choices", c}, {"default", name_of(def_)}, {"doc", doc()}};
+  }
   std::string default_text() const override { return name_of(def_); }
 
  private:
@@ -315,6 +340,13 @@ class ScalarListField : public Field {
     return j;
   }
   std::string type_text() const override { return "list of " + scalar_type_text(range_); }
+  Json describe() const override {
+    Json j = {{"kind", "list"}, {"element", describe_scalar(std::string(), V{}, range_)}, {"doc", doc()}};
+    j["element"].erase("default");
+    j["element"].erase("doc");
+    j["default"] = def_;
+    return j;
+  }
   std::string default_text() const override {
     std::string s = "[";
     for (std::size_t i = 0; i < def_.size(); ++i) s += (i ? ", " : "") + number_text(def_[i]);
@@ -349,6 +381,7 @@ class StringListField : public Field {
   }
   Json dump(const void* obj) const override { return static_cast<const T*>(obj)->*m_; }
   std::string type_text() const override { return "list of names"; }
+  Json describe() const override { return {{"kind", "names"}, {"default", def_}, {"doc", doc()}}; }
   std::string default_text() const override {
     std::string s = "[";
     for (std::size_t i = 0; i < def_.size(); ++i) s += (i ? ", " : "") + def_[i];
@@ -371,6 +404,12 @@ class SectionField : public Field {
   }
   Json dump(const void* obj) const override { return S::schema().dump(&(static_cast<const T*>(obj)->*m_)); }
   std::string type_text() const override { return "section"; }
+  Json describe() const override {
+    Json j = S::schema().describe();
+    j["kind"] = "section";
+    j["doc"] = doc();
+    return j;
+  }
   std::string default_text() const override { return ""; }
   void nested(std::vector<std::pair<std::string, const Schema*>>& out) const override {
     out.emplace_back(key(), &S::schema());
@@ -406,6 +445,13 @@ class SectionListField : public Field {
     return j;
   }
   std::string type_text() const override { return "list of sections"; }
+  Json describe() const override {
+    Json j = S::schema().describe();
+    j["kind"] = "sections";
+    j["min_size"] = min_size_;
+    j["doc"] = doc();
+    return j;
+  }
   std::string default_text() const override { return "[]"; }
   void nested(std::vector<std::pair<std::string, const Schema*>>& out) const override {
     out.emplace_back(key() + "[]", &S::schema());
@@ -463,6 +509,11 @@ class PolyField : public Field {
     return j;
   }
   std::string type_text() const override { return "section selected by `" + selector_ + "`"; }
+  Json describe() const override {
+    Json opts = Json::object();
+    for (const auto& [name, e] : Registry<PolyEntry<Base>>::instance().entries()) opts[name] = e.schema->describe();
+    return {{"kind", "poly"}, {"selector", selector_}, {"default", def_}, {"options", opts}, {"doc", doc()}};
+  }
   std::string default_text() const override { return selector_ + ": " + def_; }
   void nested(std::vector<std::pair<std::string, const Schema*>>& out) const override {
     for (const auto& [name, e] : Registry<PolyEntry<Base>>::instance().entries())

@@ -183,6 +183,37 @@ Config load_config(const std::string& file, const std::vector<std::string>& over
 
 config::Json effective_config(const Config& cfg) { return Config::schema().dump(&cfg); }
 
+config::Json config_schema() { return Config::schema().describe(); }
+
+namespace {
+void list_names(const config::Json& schema, const std::string& path, std::string& out) {
+  for (const auto& [key, d] : schema["keys"].items()) {
+    const std::string sub = path.empty() ? key : path + "." + key;
+    const std::string kind = d["kind"];
+    if (kind == "poly") {
+      out += sub + "." + d["selector"].get<std::string>() + ":";
+      std::string sep = " ";
+      for (const auto& [name, opt] : d["options"].items()) {
+        out += sep + name;
+        sep = ", ";
+      }
+      out += "\n";
+      for (const auto& [name, opt] : d["options"].items()) list_names(opt, sub, out);
+    } else if (kind == "section") {
+      list_names(d, sub, out);
+    } else if (kind == "sections") {
+      list_names(d, sub + "[]", out);
+    }
+  }
+}
+}  // namespace
+
+std::string registered_names() {
+  std::string out;
+  list_names(config_schema(), "", out);
+  return out;
+}
+
 std::string config_reference() {
   return config::markdown_reference(
       Config::schema(), "Configuration reference",

@@ -50,5 +50,10 @@ Config load_config(const std::string& file, const std::vector<std::string>& over
 config::Json effective_config(const Config& cfg);
 // docs/config.md
 std::string config_reference();
+// The declarations as JSON (`ccnet list --json`): every key with its kind, default and range,
+// and for each polymorphic section (topology.type, cc.mechanism, ...) its registered names.
+config::Json config_schema();
+// "topology.type: dragonfly, fattree, mesh" lines, one per polymorphic section (`ccnet list`).
+std::string registered_names();
 
 }  // namespace ccnet

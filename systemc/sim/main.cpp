@@ -4,6 +4,7 @@
 //             [--watch-packet SRC.MSG[.SEQ]]... [--watch-flow SRC:DST]...   (docs/tracing.md)
 //   ccnet validate CONFIG.yaml [--set key=value]...
 //   ccnet config CONFIG.yaml [--set key=value]... [--json]
+//   ccnet list [--json]          (registered names; --json: every key with kind, default, range)
 //   ccnet docs config            (prints docs/config.md)
 #include <sys/stat.h>
 #include <unistd.h>
@@ -242,6 +243,9 @@ int sc_main(int argc, char* argv[]) {
   show->add_option("--set", sets, "override a key: a.b=c (repeatable)");
   show->add_flag("--json", json, "print JSON instead of YAML");
 
+  auto* list = app.add_subcommand("list", "print the registered topologies, routing functions, mechanisms and patterns");
+  list->add_flag("--json", json, "print every configuration key (kind, default, range, choices) as JSON");
+
   std::string doc_name;
   auto* docs = app.add_subcommand("docs", "print generated documentation");
   docs->add_option("name", doc_name, "which document")->required()->check(CLI::IsMember({"config"}));
@@ -268,6 +272,10 @@ int sc_main(int argc, char* argv[]) {
       note_if_empty(cfg);
       const auto j = ccnet::effective_config(cfg);
       std::cout << (json ? j.dump(2) + "\n" : ccnet::config::to_yaml(j));
+      return kExitOk;
+    }
+    if (*list) {
+      std::cout << (json ? ccnet::config_schema().dump(1) + "\n" : ccnet::registered_names());
       return kExitOk;
     }
     if (*docs) {

@@ -161,6 +161,12 @@ std::uint64_t Network::flits_buffered() const {
   return n;
 }
 
+std::uint64_t Network::flits_injected() const {
+  std::uint64_t n = 0;
+  for (const auto& nic : nics_) n += nic->counters().flits_injected;
+  return n;
+}
+
 bool Network::empty() const {
   for (const auto& n : nics_)
     if (n->queued_messages()) return false;

@@ -39,6 +39,8 @@ class Network : public sc_core::sc_module {
   // Sum over routers of flits sent on any output (flit-hops) and of flits buffered.
   std::uint64_t flit_hops() const;
   std::uint64_t flits_buffered() const;
+  // Flits NICs have sent into the network (all packet kinds).
+  std::uint64_t flits_injected() const;
   // Nothing left anywhere: no queued messages, no packets in flight.
   bool empty() const;
   void dump_state(std::ostream& os) const;

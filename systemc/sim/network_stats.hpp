@@ -38,6 +38,7 @@ class NetworkStats {
   std::uint64_t data_flits_in_flight() const { return created_flits_total_ - ejected_data_flits_total_; }
   std::uint64_t ejected_packets_total() const { return ejected_packets_total_; }
   std::uint64_t flits_ejected_total() const { return ejected_flits_total_; }
+  std::uint64_t data_flits_ejected_total() const { return ejected_data_flits_total_; }
 
   // Results (see docs/outputs.md). `class_sources[c]` lists the source nodes of class c.
   Json latency_json() const;

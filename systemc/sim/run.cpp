@@ -90,19 +90,26 @@ class StopWatcher : public sc_core::sc_module {
   const volatile std::sig_atomic_t* flag_;
 };
 
-// The longest a flit can legitimately sit in a router while nothing moves anywhere: one hop's
-// pipeline, link and credit delays, plus the inter-packet delay of a rate-throttled source.
-Cycle legitimate_wait(const Config& cfg, const Mechanism& mechanism) {
+// Watchdog periods (docs/outputs.md, "Watchdogs"). A flit in a router legitimately waits one
+// hop's pipeline, link and credit delays for something to move; a network legitimately delivers
+// no data while its sources wait out their rate throttle (ECN's inter-packet delay).
+struct Watchdogs {
+  Cycle deadlock;  // flits buffered in routers and no flit moved anywhere (router, NIC injection, ejection)
+  Cycle stuck;     // data in flight and no data flit delivered (lost or livelocked packets)
+};
+
+Watchdogs watchdogs(const Config& cfg, const Mechanism& mechanism) {
   const StageDelays& d = cfg.router.delays;
   const LinkLatencies& l = cfg.link.latency;
   const Cycle link = std::max({l.terminal, l.local, l.global});
-  // One hop: the pipeline, the link, and the credit's way back over the link.
   const Cycle hop = Cycle{d.routing} + d.vc_alloc + d.sw_alloc + d.traversal + d.credit + cfg.nic.credit_delay + 2 * link;
-  // A rate-throttled source waits its inter-packet delay between packets.
   blocks::InjectionEngineParams ep{1, 0, 1, 0, 0};
   mechanism.configure_injection(ep);
   const Cycle ipd = Cycle{ep.ccti_limit} * ep.ipd_unit;
-  return hop + ipd + cfg.nic.max_packet;
+  Watchdogs w;
+  w.deadlock = std::max<Cycle>(cfg.sim.watchdog, 4 * hop);
+  w.stuck = w.deadlock + 4 * (ipd + cfg.nic.max_packet);
+  return w;
 }
 
 }  // namespace
@@ -113,9 +120,7 @@ RunResult run_network(Network& net, const RunOptions& opt) {
   const auto period = net.period();
   const Cycle window_end = sim.warmup + sim.measure;
   const Cycle chunk = 64;
-  // Nothing moving for this long with flits in the routers is a deadlock: a few times the
-  // longest a flit can legitimately wait, and never less than sim.watchdog.
-  const Cycle watchdog = std::max<Cycle>(sim.watchdog, 4 * legitimate_wait(cfg, net.mechanism()));
+  const Watchdogs watchdog = watchdogs(cfg, net.mechanism());
   Progress progress(opt.progress);
   const auto t0 = std::chrono::steady_clock::now();
   std::unique_ptr<StopWatcher> stop_watcher;
@@ -133,34 +138,39 @@ RunResult run_network(Network& net, const RunOptions& opt) {
       for (auto* o : opt.observers) o->at(net.now());
     }
   };
-  std::uint64_t last_moves = 0;
-  Cycle last_move_cycle = 0;
+  std::uint64_t last_moves = 0, last_delivered = 0;
+  Cycle last_move_cycle = 0, last_delivery_cycle = 0;
   auto advance = [&](Cycle cycles, const char* phase, Cycle target) {
     simulate(cycles);
     const Cycle now = net.now();
-    // Watchdog: flits in the routers but nothing moved anywhere for `watchdog` cycles.
-    const std::uint64_t moves = net.flit_hops() + net.stats().flits_ejected_total();
+    // Deadlock: flits in the routers but none moved anywhere (a router output, a NIC injection
+    // or an ejection) for a whole watchdog period.
+    const std::uint64_t moves = net.flit_hops() + net.flits_injected() + net.stats().flits_ejected_total();
     if (moves != last_moves) {
       last_moves = moves;
       last_move_cycle = now;
-    } else if (net.flits_buffered() > 0 && now - last_move_cycle >= watchdog) {
+    } else if (net.flits_buffered() > 0 && now - last_move_cycle >= watchdog.deadlock) {
       std::ostringstream os;
       os << "deadlock: no flit moved for " << (now - last_move_cycle) << " cycles with " << net.flits_buffered()
-         << " flits buffered (watchdog " << watchdog << " cycles: sim.watchdog or 4x the longest legitimate wait)\n";
+         << " flits buffered (watchdog " << watchdog.deadlock << " cycles)\n";
+      net.dump_state(os);
+      throw ModelError(os.str());
+    }
+    // Stuck: data created and not delivered, and no data delivered for a whole period, while
+    // flits may still be moving (packets dropped and resent forever) or not (a packet lost).
+    const std::uint64_t delivered = net.stats().data_flits_ejected_total();
+    if (delivered != last_delivered || net.stats().data_flits_in_flight() == 0) {
+      last_delivered = delivered;
+      last_delivery_cycle = now;
+    } else if (now - last_delivery_cycle >= watchdog.stuck) {
+      std::ostringstream os;
+      os << "stuck: no data delivered for " << (now - last_delivery_cycle) << " cycles with "
+         << net.stats().data_flits_in_flight() << " data flits created and not delivered (watchdog " << watchdog.stuck
+         << " cycles): lost or livelocked packets\n";
       net.dump_state(os);
       throw ModelError(os.str());
     }
     progress.update(now, target, phase);
-  };
-  // At the end of a drain phase with work left: if nothing has moved for a whole watchdog
-  // period, packets are stuck (lost), not slow.
-  auto check_progress = [&](const char* what) {
-    if (net.now() - last_move_cycle < watchdog) return;
-    std::ostringstream os;
-    os << what << ", and nothing has moved for " << (net.now() - last_move_cycle) << " cycles (watchdog " << watchdog
-       << "): packets are stuck\n";
-    net.dump_state(os);
-    throw ModelError(os.str());
   };
 
   // Elaboration and cycle 0.
@@ -179,7 +189,6 @@ RunResult run_network(Network& net, const RunOptions& opt) {
   const Cycle drained_at = std::max(net.now(), window_end);
   std::string not_drained;
   if (!drained && !stopped()) {
-    check_progress("measured packets still in flight at sim.drain_limit");
     not_drained = std::to_string(net.stats().measured_outstanding()) +
                   " flits of measured packets still in flight " + std::to_string(sim.drain_limit) +
                   " cycles after the measurement window (sim.drain_limit): the network is saturated";
@@ -193,9 +202,9 @@ RunResult run_network(Network& net, const RunOptions& opt) {
     const Cycle limit = net.now() + sim.drain_limit;
     while (!net.empty() && net.now() < limit && !stopped()) advance(chunk, "empty", limit);
     if (!net.empty() && !stopped()) {
-      check_progress("the network did not empty within sim.drain_limit after all traffic stopped");
       drained = false;
-      not_drained = std::to_string(net.packets().live()) + " packets still in the network " +
+      not_drained = std::to_string(net.stats().data_flits_in_flight()) + " data flits (and " +
+                    std::to_string(net.packets().live()) + " packets of any kind) not yet delivered " +
                     std::to_string(sim.drain_limit) +
                     " cycles after the traffic stopped (sim.drain_limit): the network is saturated";
     }
@@ -204,6 +213,12 @@ RunResult run_network(Network& net, const RunOptions& opt) {
       advance(4 * (cfg.link.latency.global + cfg.link.latency.local + cfg.router.delays.credit + 8), "empty", net.now());
       if (!stopped()) {
         net.check_quiescent();
+        // Conservation: with nothing left anywhere, every data flit created was delivered once.
+        const auto missing = static_cast<std::int64_t>(net.stats().data_flits_in_flight());
+        if (missing != 0)
+          throw ModelError("conservation violated at cycle " + std::to_string(net.now()) + ": the network is empty but " +
+                           (missing > 0 ? std::to_string(missing) + " data flits were created and never delivered"
+                                        : std::to_string(-missing) + " more data flits were delivered than created"));
         quiescent_checked = true;
       }
     }
@@ -224,6 +239,7 @@ RunResult run_network(Network& net, const RunOptions& opt) {
   j["config"] = effective_config(cfg);
   j["cycles"] = st.window_end() - st.window_begin();
   j["cycles_total"] = total;
+  j["flit_hops"] = net.flit_hops();
   j["drained"] = drained;
   j["drain_cycles"] = drained_at - window_end;
   j["quiescent_checked"] = quiescent_checked;
