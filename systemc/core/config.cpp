@@ -1,5 +1,6 @@
 #include "core/config.hpp"
 
+#include <cstdio>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -60,15 +61,33 @@ void BindContext::record_override(const std::string& path, const std::string& te
   overrides_[path] = text;
 }
 
+namespace {
+// Keys and values quoted in a message may hold anything a file holds: control characters are
+// escaped so that a message stays one readable line.
+std::string printable(const std::string& s) {
+  std::string out;
+  for (const unsigned char c : s) {
+    if (c < 0x20 || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+}  // namespace
+
 void BindContext::fail(const YAML::Node& node, const std::string& path, const std::string& what) const {
   const std::string ov = override_for(path);
   const std::string loc = ov.empty() ? where(node) : ov;
-  throw ConfigError(loc + ": " + (path.empty() ? std::string("(top level)") : path) + ": " + what);
+  throw ConfigError(loc + ": " + (path.empty() ? std::string("(top level)") : printable(path)) + ": " + printable(what));
 }
 
 void BindContext::fail(const std::string& path, const std::string& what) const {
   const std::string ov = override_for(path);
-  throw ConfigError((ov.empty() ? where(path) : ov) + ": " + path + ": " + what);
+  throw ConfigError((ov.empty() ? where(path) : ov) + ": " + printable(path) + ": " + printable(what));
 }
 
 void Schema::apply_defaults(void* obj) const {

@@ -27,7 +27,8 @@ constexpr double kPerVoq = 24;            // one virtual output queue
 
 std::string human_bytes(double b) {
   char buf[32];
-  if (b >= 1e9) std::snprintf(buf, sizeof buf, "%.1f GB", b / 1e9);
+  if (b >= 1e12) std::snprintf(buf, sizeof buf, "%.3g TB", b / 1e12);
+  else if (b >= 1e9) std::snprintf(buf, sizeof buf, "%.1f GB", b / 1e9);
   else if (b >= 1e6) std::snprintf(buf, sizeof buf, "%.0f MB", b / 1e6);
   else std::snprintf(buf, sizeof buf, "%.0f kB", b / 1e3);
   return buf;
@@ -44,7 +45,8 @@ MemoryEstimate estimate_memory(const Config& cfg, const Topology& topo, unsigned
     e.bytes += bytes;
   };
   auto count = [](double v) { return std::to_string(static_cast<std::uint64_t>(v)); };
-  e.bytes = kProcess;
+  // When the fixed cost dominates, the limit itself is what is too small.
+  add("sim.memory_limit_mb", "the simulator itself (SystemC kernel, libraries)", kProcess);
   add("topology", "NIC per-destination state: " + count(nodes) + " nodes x " + count(nodes) + " destinations",
       nodes * nodes * kPerNodePair + nodes * kPerNode);
   add("topology", count(routers) + " routers", routers * kPerRouter);

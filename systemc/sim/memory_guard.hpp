@@ -20,7 +20,7 @@ struct MemoryEstimate {
     double bytes = 0;
   };
   std::vector<Term> terms;  // largest first
-  double bytes = 0;         // total, including the fixed cost of the process
+  double bytes = 0;         // total (the fixed cost of the process is a term too)
   // Connected router ports per link class (terminal, local, global): which buffers exist.
   std::uint64_t ports_by_link[3] = {0, 0, 0};
   std::string text() const;  // "26 MB" / "7.6 GB"
@@ -39,7 +39,7 @@ MemoryEstimate estimate_memory(const Config& cfg, const Topology& topo, unsigned
 // limit when lower); `how` says where it came from, for messages.
 double memory_limit_bytes(const SimConfig& sim, std::string& how);
 
-// "1.5 GB", "26 MB", "512 kB".
+// "3.63e+07 TB", "1.5 GB", "26 MB", "512 kB".
 std::string human_bytes(double bytes);
 
 }  // namespace ccnet

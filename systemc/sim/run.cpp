@@ -181,7 +181,8 @@ RunResult run_network(Network& net, const RunOptions& opt) {
     advance(std::min(chunk * 16, window_end - now), now < sim.warmup ? "warm-up" : "measure", window_end);
   }
   const Cycle drain_end = window_end + sim.drain_limit;
-  bool drained = net.stats().measured_outstanding() == 0;
+  // Interrupted before the window closed: nothing was drained, whatever is outstanding.
+  bool drained = !stopped() && net.stats().measured_outstanding() == 0;
   while (!drained && net.now() < drain_end && !stopped()) {
     advance(std::min(chunk, drain_end - net.now()), "drain", drain_end);
     drained = net.stats().measured_outstanding() == 0;

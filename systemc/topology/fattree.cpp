@@ -98,11 +98,11 @@ struct FatTreeParams : TopologyParams {
     return s;
   }
   std::unique_ptr<Topology> create() const override {
-    std::uint64_t per_level = 1;
-    for (std::uint32_t i = 0; i + 1 < n; ++i) per_level *= k;  // <= 64^5 = 2^30
-    const std::string what = "a " + std::to_string(k) + "-ary " + std::to_string(n) + "-tree";
-    check_topology_size(per_level * k, "topology.k", what, "nodes");
-    check_topology_size(per_level * n, "topology.n", what, "routers");
+    // k^n <= 64^6 = 2^36 in 64 bits. The routers, n k^(n-1), are fewer than the nodes unless
+    // k < n, where k^n <= 5^6: the node count is the one to check.
+    std::uint64_t nodes = 1;
+    for (std::uint32_t i = 0; i < n; ++i) nodes *= k;
+    check_topology_size(nodes, "topology.k", "a " + std::to_string(k) + "-ary " + std::to_string(n) + "-tree", "nodes");
     return std::make_unique<FatTree>(k, n);
   }
 };
