@@ -307,10 +307,20 @@ def check_atomic_outputs():
 # ---- issue 19 section 3: memory guard and progress -----------------------------------------------
 def check_memory_guard():
     df = os.path.join(root, "configs/examples/dragonfly72.yaml")
-    expect_error(["validate", df, "--set", "router.buffer.global=1048576"], 2,
-                 r"router\.buffer\.global: the network would need about \d+\.\d GB of memory, above the limit of .*"
-                 r"router input buffers on global ports: 72 ports x \d+ VCs x 1048576 flits",
+    expect_error(["validate", df, "--set", "router.buffer.global=1048576", "--set", "sim.memory_limit_mb=8000"], 2,
+                 r"router\.buffer\.global: the network would need about 15\.0 GB of memory, above the limit of 8\.0 GB "
+                 r"\(sim\.memory_limit_mb 8000\): router input buffers on global ports: 72 ports x 6 VCs x 1048576 flits",
                  "dragonfly with million-flit global buffers", timeout=30)
+    # The default limit is half of the machine's memory (or of a container's limit, when lower).
+    total = int(re.search(r"MemTotal:\s+(\d+) kB", open("/proc/meminfo").read()).group(1)) * 1024
+    try:
+        cg = int(open("/sys/fs/cgroup/memory.max").read())
+        total = min(total, cg)
+    except (OSError, ValueError):
+        pass
+    r = expect_error(["validate", df, "--set", f"router.buffer.global={int(total / 2 / 72 / 6 / 33 * 1.05)}"], 2,
+                     r"above the limit of [0-9.]+ [GT]B \(sim\.memory_limit_mb 0: half of this (machine's memory|container's memory limit)\)",
+                     "the default limit", timeout=30)
     expect_error(["validate", quick, "--set", "topology.k=256"], 2,
                  r"topology: the network would need about \d+\.\d GB .*NIC per-destination state: 65536 nodes",
                  "256x256 mesh", timeout=30)
