@@ -19,12 +19,16 @@ const Schema& SimConfig::schema() {
     Declare<SimConfig>(s)
         .field("warmup", &SimConfig::warmup, Cycle{1000}, "cycles before the measurement window", {0, Cycle{1} << 40})
         .field("measure", &SimConfig::measure, Cycle{10000}, "measurement window in cycles", {1, Cycle{1} << 40})
-        .field("drain_limit", &SimConfig::drain_limit, Cycle{100000}, "max cycles after the window to deliver measured packets",
+        .field("drain_limit", &SimConfig::drain_limit, Cycle{100000},
+               "max cycles after the window to deliver measured packets (and, with check_quiescent, after the "
+               "traffic stops to empty the network); beyond it the run ends not drained (exit status 4)",
                {0, Cycle{1} << 40})
         .field("series_window", &SimConfig::series_window, Cycle{1000}, "time-series window in cycles (0 = no time series)",
                {0, Cycle{1} << 40})
         .field("watchdog", &SimConfig::watchdog, Cycle{20000},
-               "fail with a state dump if flits are in flight but none moved for this many cycles", {100, Cycle{1} << 40})
+               "deadlock watchdog: fail with a state dump if flits sit in routers and no flit moves anywhere for this "
+               "many cycles (at least; raised for slow router stages and links, see docs/outputs.md)",
+               {100, Cycle{1} << 40})
         .field("check_quiescent", &SimConfig::check_quiescent, true,
                "when all traffic has stopped: wait for the network to empty and check every buffer and credit counter")
         .field("clock_ghz", &SimConfig::clock_ghz, 1.0, "router clock (1 GHz: 1 cycle = 1 ns)", {0.001, 100.0})
