@@ -393,6 +393,81 @@ class StringListField : public Field {
   std::vector<std::string> def_;
 };
 
+// A map from names to values whose names are open-ended (e.g. per link class: the topology
+// declares its classes). Declared with defaults for some names; the binder accepts any name and
+// remembers which ones the configuration set, so a later check can reject names that do not
+// apply and report names that have no value.
+template <class V>
+struct NamedValues {
+  std::vector<std::pair<std::string, V>> entries;  // defaults first, then names the configuration added
+  std::vector<std::string> set_by_config;          // names the file or an override set, in that order
+  const V* find(const std::string& name) const {
+    for (const auto& e : entries)
+      if (e.first == name) return &e.second;
+    return nullptr;
+  }
+  void set(const std::string& name, V value) {
+    for (auto& e : entries)
+      if (e.first == name) {
+        e.second = value;
+        return;
+      }
+    entries.emplace_back(name, value);
+  }
+};
+
+template <class T, class V>
+class NamedValuesField : public Field {
+ public:
+  NamedValuesField(std::string key, NamedValues<V> T::*m, std::vector<std::pair<std::string, V>> def, std::string doc,
+                   Range<V> r)
+      : Field(std::move(key), std::move(doc)), m_(m), def_(std::move(def)), range_(r) {}
+  void set_default(void* obj) const override {
+    auto& v = static_cast<T*>(obj)->*m_;
+    v.entries = def_;
+    v.set_by_config.clear();
+  }
+  void bind(void* obj, const YAML::Node& node, BindContext& ctx, const std::string& path) const override {
+    if (node.IsNull()) return;
+    if (!node.IsMap()) ctx.fail(node, path, "expected a map of name: value, got a " + yaml_type_name(node));
+    auto& v = static_cast<T*>(obj)->*m_;
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      const std::string name = it->first.Scalar();
+      const std::string sub = join_path(path, name);
+      ctx.record(sub, it->first);
+      v.set(name, parse_scalar<V>(it->second, ctx, sub, range_));
+      bool seen = false;
+      for (const auto& n : v.set_by_config) seen = seen || n == name;
+      if (!seen) v.set_by_config.push_back(name);
+    }
+  }
+  Json dump(const void* obj) const override {
+    Json j = Json::object();
+    for (const auto& [name, value] : (static_cast<const T*>(obj)->*m_).entries) j[name] = value;
+    return j;
+  }
+  std::string type_text() const override { return "map of name to " + scalar_type_text(range_); }
+  Json describe() const override {
+    Json j = {{"kind", "named"}, {"element", describe_scalar(std::string(), V{}, range_)}, {"doc", doc()}};
+    j["element"].erase("default");
+    j["element"].erase("doc");
+    Json d = Json::object();
+    for (const auto& [name, value] : def_) d[name] = value;
+    j["default"] = d;
+    return j;
+  }
+  std::string default_text() const override {
+    std::string s = "{";
+    for (std::size_t i = 0; i < def_.size(); ++i) s += (i ? ", " : "") + def_[i].first + ": " + number_text(def_[i].second);
+    return s + "}";
+  }
+
+ private:
+  NamedValues<V> T::*m_;
+  std::vector<std::pair<std::string, V>> def_;
+  Range<V> range_;
+};
+
 template <class T, class S>
 class SectionField : public Field {
  public:
@@ -580,6 +655,12 @@ class Declare {
   }
   Declare& strings(const char* key, std::vector<std::string> T::*m, std::vector<std::string> def, const char* doc) {
     s_.add(std::make_unique<StringListField<T>>(key, m, std::move(def), doc));
+    return *this;
+  }
+  template <class V>
+  Declare& named(const char* key, NamedValues<V> T::*m, std::vector<std::pair<std::string, V>> def, const char* doc,
+                 Range<V> r = {}) {
+    s_.add(std::make_unique<NamedValuesField<T, V>>(key, m, std::move(def), doc, r));
     return *this;
   }
   template <class S>

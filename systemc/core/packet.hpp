@@ -3,6 +3,7 @@
 // simulation does not allocate. Storage is chunked: a Packet& stays valid while the pool grows.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -33,9 +34,10 @@ struct Packet {
 
   // Routing state carried in the header.
   std::uint16_t hops = 0;        // router-to-router hops taken so far
-  std::uint8_t global_hops = 0;  // dragonfly global channels crossed (selects the VC level)
-  std::uint8_t route_phase = 0;  // routing-function private (e.g. UGAL: 0 undecided, 1 min, 2 valiant)
-  std::uint32_t intermediate = 0;  // routing-function private (e.g. Valiant intermediate group)
+  // Two words owned by the routing function (topology/): it defines what they mean (a dragonfly
+  // route's phase and intermediate group, a multistage route's chosen root and channel); core
+  // never reads them. Zero when the packet is created.
+  std::array<std::uint32_t, 2> route{};
 
   // Protocol payload of control packets and mechanism header fields.
   Cycle time = 0;                // transmission time carried by grants / LHRP NACKs

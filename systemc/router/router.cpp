@@ -15,7 +15,8 @@ Router::Router(sc_core::sc_module_name name, RouterId id, std::vector<RouterPort
       id_(id),
       env_(std::move(env)),
       hooks_(std::move(hooks)),
-      rng_(env_.seed, std::string(this->name()) + ".routing") {
+      rng_(env_.seed, std::string(this->name()) + ".routing"),
+      route_state_(env_.routing.make_state(id)) {
   const RouterConfig& cfg = env_.config;
   const auto nports = static_cast<PortId>(ports.size());
   const auto num_vnets = static_cast<std::uint32_t>(env_.vnet_priority.size());
@@ -160,7 +161,7 @@ void Router::accept_flit(PortId port, const Flit& f) {
       fail("head flit " + to_text(f) + " on input " + std::to_string(port) + " VC " + std::to_string(f.vc) +
            " before the previous packet's tail");
     Packet& pkt = env_.packets[f.packet];
-    RouteContext ctx{id_, port, pkt, rng_, *this};
+    RouteContext ctx{id_, port, pkt, rng_, *this, route_state_.get()};
     const RouteResult r = env_.routing.route(ctx);
     if (r.port >= num_ports() || !ports_[r.port].spec.connected())
       fail("routing chose unconnected output " + std::to_string(r.port) + " for packet " + std::to_string(pkt.id) +

@@ -224,6 +224,7 @@ class Router : public sc_core::sc_module, public RouterApi, public CongestionVie
   bool voq_, cioq_, vct_;
   blocks::SwitchAllocator allocator_;
   RngStream rng_;
+  std::unique_ptr<RoutingState> route_state_;  // the routing function's state for this router (or none)
   Cycle now_ = 0;
   std::uint64_t period_ps_;
   std::uint64_t buffered_ = 0;  // flits in input buffers, switch, output queues and link delay lines

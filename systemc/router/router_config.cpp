@@ -24,19 +24,6 @@ const Schema& StageDelays::schema() {
   return s;
 }
 
-const Schema& BufferDepths::schema() {
-  static Schema s("Input buffer depth per VC in flits, by the class of the link feeding the input.");
-  static bool init = [] {
-    Declare<BufferDepths>(s)
-        .field("terminal", &BufferDepths::terminal, 16u, "injection ports (from a NIC)", {1, 1u << 20})
-        .field("local", &BufferDepths::local, 16u, "router-to-router local links", {1, 1u << 20})
-        .field("global", &BufferDepths::global, 64u, "global links (dragonfly)", {1, 1u << 20});
-    return true;
-  }();
-  (void)init;
-  return s;
-}
-
 const Schema& RouterConfig::schema() {
   static Schema s("Input-queued virtual-channel router (optionally combined input/output queued).");
   static bool init = [] {
@@ -46,7 +33,10 @@ const Schema& RouterConfig::schema() {
                 "virtual cut-through (a packet advances only into room for all of it) or wormhole")
         .field("vcs_per_level", &RouterConfig::vcs_per_level, 1u,
                "VCs per (vnet, routing VC level); VCs per port = vnets x levels x this", {1, 16})
-        .section("buffer", &RouterConfig::buffer, "input buffer depths")
+        .named("buffer", &RouterConfig::buffer, {{"terminal", 16u}, {"local", 16u}, {"global", 64u}},
+               "input buffer depth per VC in flits, by the class of the link feeding the input (the topology's classes: "
+               "docs/topologies.md; a class without a default must be set)",
+               {1, 1u << 20})
         .field("voq", &RouterConfig::voq, false,
                "split each input VC buffer into virtual output queues (shared storage)")
         .field("speedup", &RouterConfig::speedup, 1u,
@@ -63,23 +53,14 @@ const Schema& RouterConfig::schema() {
   return s;
 }
 
-const Schema& LinkLatencies::schema() {
-  static Schema s("Link latency in cycles (wire + serialisation pipeline), by link class; credits return with the same latency.");
-  static bool init = [] {
-    Declare<LinkLatencies>(s)
-        .field("terminal", &LinkLatencies::terminal, 1u, "NIC <-> router", {1, 1u << 20})
-        .field("local", &LinkLatencies::local, 1u, "router <-> router", {1, 1u << 20})
-        .field("global", &LinkLatencies::global, 10u, "dragonfly global links", {1, 1u << 20});
-    return true;
-  }();
-  (void)init;
-  return s;
-}
-
 const Schema& LinkConfig::schema() {
   static Schema s("Links between routers and NICs.");
   static bool init = [] {
-    Declare<LinkConfig>(s).section("latency", &LinkConfig::latency, "latency per link class");
+    Declare<LinkConfig>(s).named(
+        "latency", &LinkConfig::latency, {{"terminal", 1u}, {"local", 1u}, {"global", 10u}},
+        "link latency in cycles (wire + serialisation pipeline) by link class, credits return with the same latency (the "
+        "topology's classes: docs/topologies.md; a class without a default must be set)",
+        {1, 1u << 20});
     return true;
   }();
   (void)init;

@@ -18,22 +18,13 @@ struct StageDelays {
   static const config::Schema& schema();
 };
 
-// Per link class (terminal = NIC<->router, local, global) values.
-struct PerLinkClass {
-  std::uint32_t terminal = 0;
-  std::uint32_t local = 0;
-  std::uint32_t global = 0;
-  std::uint32_t get(int link_class) const { return link_class == 0 ? terminal : link_class == 1 ? local : global; }
-};
-
-struct BufferDepths : PerLinkClass {
-  static const config::Schema& schema();
-};
+// A value per link class, by class name (the topology declares its classes: topology.hpp).
+using PerLinkClass = config::NamedValues<std::uint32_t>;
 
 struct RouterConfig {
   FlowControl flow_control = FlowControl::VirtualCutThrough;
   std::uint32_t vcs_per_level = 1;
-  BufferDepths buffer;            // input buffer depth per VC, by the class of the input's link
+  PerLinkClass buffer;            // input buffer depth per VC, by the class of the input's link
   bool voq = false;
   std::uint32_t speedup = 1;
   std::uint32_t output_buffer = 0;  // flits per VC of the output queues (0 = input-queued only)
@@ -42,12 +33,8 @@ struct RouterConfig {
   static const config::Schema& schema();
 };
 
-struct LinkLatencies : PerLinkClass {
-  static const config::Schema& schema();
-};
-
 struct LinkConfig {
-  LinkLatencies latency;
+  PerLinkClass latency;           // cycles, by link class
   static const config::Schema& schema();
 };
 

@@ -71,8 +71,8 @@ void validate(const Config& c, const config::BindContext& ctx) {
   if (r.speedup > 1 && r.output_buffer == 0)
     ctx.fail("router.speedup", "a crossbar speedup of " + std::to_string(r.speedup) +
                                    " needs output queues (set router.output_buffer > 0)");
-  if (c.sim.watchdog <= c.link.latency.global + c.link.latency.local)
-    ctx.fail("sim.watchdog", "must exceed the link latencies");
+  if (c.sim.watchdog <= router_link_latency_sum(c))
+    ctx.fail("sim.watchdog", "must exceed the sum of the router-to-router link latencies");
   std::vector<std::string> names;
   for (std::size_t i = 0; i < c.traffic.classes.size(); ++i) {
     const TrafficClassConfig& t = c.traffic.classes[i];
@@ -94,18 +94,109 @@ void validate(const Config& c, const config::BindContext& ctx) {
   c.cc.params->validate(ctx, c.router, c.nic);
 }
 
-}  // namespace
+// A topology or routing error is "topology.<key>: what" (or "routing.<key>: what"): report it
+// at the line of that key.
+[[noreturn]] void fail_at_key(const config::BindContext& ctx, const std::string& section, const std::string& what) {
+  const auto colon = what.find(": ");
+  if (what.rfind(section, 0) == 0 && colon != std::string::npos && what.find(' ') > colon)
+    ctx.fail(what.substr(0, colon), what.substr(colon + 2));
+  ctx.fail(section, what);
+}
 
-namespace {
+// Per-link-class values for the topology's classes: every class needs one, and a value for a
+// class the topology does not have is a mistake.
+std::vector<std::uint32_t> per_class(const Topology& topo, const PerLinkClass& values, const std::string& key,
+                                     const config::BindContext& ctx) {
+  const auto& classes = topo.link_classes();
+  std::string names;
+  for (const auto& lc : classes) names += (names.empty() ? "" : ", ") + lc.name;
+  for (const auto& name : values.set_by_config)
+    if (topo.link_class(name) == kNoLinkClass)
+      ctx.fail(key + "." + name, "topology '" + topo.name() + "' has no link class '" + name + "' (its classes: " + names + ")");
+  std::vector<std::uint32_t> out;
+  for (const auto& lc : classes) {
+    const std::uint32_t* v = values.find(lc.name);
+    if (!v) ctx.fail(key + "." + lc.name, "no value for link class '" + lc.name + "' (" + lc.doc + ") of topology '" + topo.name() + "'");
+    out.push_back(*v);
+  }
+  return out;
+}
 
-// Topology and routing constructors report errors as "<key>: <what>" (e.g. "topology.g: ...");
-// point at that key's line when it is one of the section's keys.
-[[noreturn]] void fail_at_key(const config::BindContext& ctx, const std::string& msg, const std::string& section) {
-  const auto colon = msg.find(": ");
-  if (colon != std::string::npos && msg.compare(0, section.size() + 1, section + ".") == 0 &&
-      msg.find(' ') > colon)
-    ctx.fail(msg.substr(0, colon), msg.substr(colon + 2));
-  ctx.fail(section, msg);
+std::shared_ptr<const BuiltConfig> build(const Config& c, const config::BindContext& ctx) {
+  auto b = std::make_shared<BuiltConfig>();
+  try {
+    b->topology = c.topology.params->create();
+  } catch (const config::ConfigError& e) {
+    fail_at_key(ctx, "topology", e.what());
+  }
+  try {
+    b->routing = make_routing(c.routing, *b->topology);
+  } catch (const config::ConfigError& e) {
+    fail_at_key(ctx, "routing", e.what());
+  }
+  const Topology& topo = *b->topology;
+  b->link_latency = per_class(topo, c.link.latency, "link.latency", ctx);
+  b->buffer_depth = per_class(topo, c.router.buffer, "router.buffer", ctx);
+  // VCs per port, from the mechanism's virtual networks and the routing function's levels.
+  PortId max_ports = 0;
+  for (RouterId r = 0; r < topo.num_routers(); ++r) max_ports = std::max(max_ports, topo.num_ports(r));
+  const MechanismContext mctx{topo, c.router, c.seed, c.nic.acks, max_ports};
+  const auto vnets = static_cast<unsigned>(c.cc.params->create(mctx)->vnets().size());
+  const unsigned levels = b->routing->vc_levels();
+  const unsigned vcs = vnets * levels * c.router.vcs_per_level;
+  if (vcs > 256)
+    ctx.fail("router.vcs_per_level", std::to_string(vcs) + " VCs per port (" + std::to_string(vnets) + " vnets x " +
+                                         std::to_string(levels) + " routing levels x " +
+                                         std::to_string(c.router.vcs_per_level) + ") exceeds 256");
+  // Memory guard, before anything walks every router: refuse what would not fit, naming the
+  // key that makes it big.
+  std::string limit_how;
+  const double limit = memory_limit_bytes(c.sim, limit_how);
+  const MemoryEstimate est = estimate_memory(c, topo, b->buffer_depth, vnets, levels, limit);
+  if (est.bytes > limit) {
+    std::string parts;
+    for (std::size_t i = 0; i < est.terms.size() && i < 3; ++i)
+      parts += (i ? "; " : "") + est.terms[i].what + " (" + human_bytes(est.terms[i].bytes) + ")";
+    ctx.fail(est.terms.front().key, "the network would need about " + est.text() + " of memory, above the limit of " +
+                                        human_bytes(limit) + " (" + limit_how + "): " + parts +
+                                        ". Make it smaller, or raise sim.memory_limit_mb");
+  }
+  b->memory_estimate = est.bytes;
+  // Virtual cut-through: every buffer a packet can enter must hold a whole packet (only the
+  // link classes this topology uses are checked).
+  if (c.router.flow_control == FlowControl::VirtualCutThrough) {
+    const std::uint32_t mp = c.nic.max_packet;
+    std::vector<bool> used(topo.link_classes().size(), false);
+    for (RouterId r = 0; r < topo.num_routers(); ++r)
+      for (PortId p = 0; p < topo.num_ports(r); ++p) {
+        const PortPeer pp = topo.peer(r, p);
+        if (pp.kind != PortPeer::Kind::None) used[pp.link] = true;
+      }
+    auto need = [&](std::uint32_t depth, const std::string& key) {
+      if (depth < mp)
+        ctx.fail(key, "virtual cut-through needs room for a whole packet: " + std::to_string(depth) + " < nic.max_packet " +
+                          std::to_string(mp));
+    };
+    for (std::size_t lc = 0; lc < used.size(); ++lc)
+      if (used[lc]) need(b->buffer_depth[lc], "router.buffer." + topo.link_classes()[lc].name);
+    need(c.nic.ejection_buffer, "nic.ejection_buffer");
+    if (c.router.output_buffer > 0) need(c.router.output_buffer, "router.output_buffer");
+  }
+  const auto groups = resolve_groups(c.traffic, topo.num_nodes(), c.seed, ctx);
+  for (std::size_t i = 0; i < c.traffic.classes.size(); ++i) {
+    const std::string path = "traffic.classes[" + std::to_string(i) + "]";
+    const auto& src = find_group(groups, c.traffic.classes[i].sources, path + ".sources", ctx);
+    const auto& dst = find_group(groups, c.traffic.classes[i].destinations, path + ".destinations", ctx);
+    // The pattern checks that every source has somewhere to send; build it as the network will.
+    try {
+      c.traffic.classes[i].pattern.params->create(src, dst, RngStream(c.seed, "traffic." + c.traffic.classes[i].name + ".pattern"));
+    } catch (const config::ConfigError& e) {
+      ctx.fail(path + ".destinations", e.what());
+    }
+    b->sources.push_back(src);
+    b->destinations.push_back(dst);
+  }
+  return b;
 }
 
 }  // namespace
@@ -120,72 +211,29 @@ Config load_config(const std::string& file, const std::vector<std::string>& over
   Config::schema().bind(&c, root, ctx, "");
   if (seed_override >= 0) c.seed = static_cast<std::uint64_t>(seed_override);
   validate(c, ctx);
-  // Topology-level checks (parameters that only make sense together, sizes) and group references.
-  std::unique_ptr<Topology> topo;
-  unsigned vc_levels = 1;
-  try {
-    topo = c.topology.params->create();
-  } catch (const config::ConfigError& e) {
-    fail_at_key(ctx, e.what(), "topology");
-  }
-  try {
-    vc_levels = make_routing(c.routing, *topo)->vc_levels();
-  } catch (const config::ConfigError& e) {
-    fail_at_key(ctx, e.what(), "routing");
-  }
-  PortId max_ports = 0;
-  for (RouterId r = 0; r < topo->num_routers(); ++r) max_ports = std::max(max_ports, topo->num_ports(r));
-  const MechanismContext mctx{*topo, c.router, c.seed, c.nic.acks, max_ports};
-  const auto vnets = static_cast<unsigned>(c.cc.params->create(mctx)->vnets().size());
-  const unsigned vcs = vnets * vc_levels * c.router.vcs_per_level;
-  if (vcs > 256)
-    ctx.fail("router.vcs_per_level", std::to_string(vcs) + " VCs per port (" + std::to_string(vnets) + " vnets x " +
-                                         std::to_string(vc_levels) + " routing levels x " +
-                                         std::to_string(c.router.vcs_per_level) + ") exceeds 256");
-  // Memory guard: refuse what would not fit, naming the key that makes it big.
-  std::string limit_how;
-  const double limit = memory_limit_bytes(c.sim, limit_how);
-  const MemoryEstimate est = estimate_memory(c, *topo, vnets, vc_levels, limit);
-  if (est.bytes > limit) {
-    std::string parts;
-    for (std::size_t i = 0; i < est.terms.size() && i < 3; ++i)
-      parts += (i ? "; " : "") + est.terms[i].what + " (" + human_bytes(est.terms[i].bytes) + ")";
-    ctx.fail(est.terms.front().key, "the network would need about " + est.text() + " of memory, above the limit of " +
-                                        human_bytes(limit) + " (" + limit_how + "): " + parts +
-                                        ". Make it smaller, or raise sim.memory_limit_mb");
-  }
-  c.memory_estimate = est.bytes;
-  // Virtual cut-through: every buffer a packet can enter must hold a whole packet (only the
-  // link classes this topology has are checked).
-  if (c.router.flow_control == FlowControl::VirtualCutThrough) {
-    const std::uint32_t mp = c.nic.max_packet;
-    auto need = [&](std::uint32_t depth, const std::string& key) {
-      if (depth < mp)
-        ctx.fail(key, "virtual cut-through needs room for a whole packet: " + std::to_string(depth) + " < nic.max_packet " +
-                          std::to_string(mp));
-    };
-    if (est.ports_by_link[0]) need(c.router.buffer.terminal, "router.buffer.terminal");
-    if (est.ports_by_link[1]) need(c.router.buffer.local, "router.buffer.local");
-    if (est.ports_by_link[2]) need(c.router.buffer.global, "router.buffer.global");
-    need(c.nic.ejection_buffer, "nic.ejection_buffer");
-    if (c.router.output_buffer > 0) need(c.router.output_buffer, "router.output_buffer");
-  }
-  const auto groups = resolve_groups(c.traffic, topo->num_nodes(), c.seed, ctx);
-  for (std::size_t i = 0; i < c.traffic.classes.size(); ++i) {
-    const std::string path = "traffic.classes[" + std::to_string(i) + "]";
-    const auto& src = find_group(groups, c.traffic.classes[i].sources, path + ".sources", ctx);
-    const auto& dst = find_group(groups, c.traffic.classes[i].destinations, path + ".destinations", ctx);
-    // The pattern checks that every source has somewhere to send; build it as the network will.
-    try {
-      c.traffic.classes[i].pattern.params->create(src, dst, RngStream(c.seed, "traffic." + c.traffic.classes[i].name + ".pattern"));
-    } catch (const config::ConfigError& e) {
-      ctx.fail(path + ".destinations", e.what());
-    }
-  }
+  c.built = build(c, ctx);
   return c;
 }
 
-config::Json effective_config(const Config& cfg) { return Config::schema().dump(&cfg); }
+config::Json effective_config(const Config& cfg) {
+  config::Json j = Config::schema().dump(&cfg);
+  if (cfg.built) {
+    // Per-link-class values: the topology's classes only (the defaults of other classes do not apply).
+    for (auto* values : {&j["link"]["latency"], &j["router"]["buffer"]}) {
+      config::Json kept = config::Json::object();
+      for (const auto& lc : cfg.built->topology->link_classes()) kept[lc.name] = (*values)[lc.name];
+      *values = kept;
+    }
+  }
+  return j;
+}
+
+std::uint64_t router_link_latency_sum(const Config& cfg) {
+  std::uint64_t sum = 0;
+  for (const auto& [name, latency] : cfg.link.latency.entries)
+    if (name != kTerminalClass.name) sum += latency;
+  return sum;
+}
 
 config::Json config_schema() { return Config::schema().describe(); }
 

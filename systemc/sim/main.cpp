@@ -264,7 +264,7 @@ int sc_main(int argc, char* argv[]) {
       const ccnet::Config cfg = ccnet::load_config(file, sets);
       note_if_empty(cfg);
       std::cout << file << ": ok (" << cfg.topology.params->create()->describe() << "; about "
-                << ccnet::human_bytes(cfg.memory_estimate) << " of memory)\n";
+                << ccnet::human_bytes(cfg.built->memory_estimate) << " of memory)\n";
       return kExitOk;
     }
     if (*show) {

@@ -36,8 +36,8 @@ std::string human_bytes(double b) {
 
 std::string MemoryEstimate::text() const { return human_bytes(bytes); }
 
-MemoryEstimate estimate_memory(const Config& cfg, const Topology& topo, unsigned vnets, unsigned vc_levels,
-                               double stop_above) {
+MemoryEstimate estimate_memory(const Config& cfg, const Topology& topo, const std::vector<std::uint32_t>& buffer_depth,
+                               unsigned vnets, unsigned vc_levels, double stop_above) {
   MemoryEstimate e;
   const double nodes = topo.num_nodes(), routers = topo.num_routers();
   auto add = [&](const std::string& key, const std::string& what, double bytes) {
@@ -54,26 +54,27 @@ MemoryEstimate estimate_memory(const Config& cfg, const Topology& topo, unsigned
     const RouterConfig& rc = cfg.router;
     const double vcs = static_cast<double>(vnets) * vc_levels * rc.vcs_per_level;
     double ports = 0, voqs = 0;
+    const auto& classes = topo.link_classes();
+    std::vector<double> ports_by_link(classes.size(), 0.0);  // connected router ports per link class
     for (RouterId r = 0; r < topo.num_routers(); ++r) {
       const PortId np = topo.num_ports(r);
       ports += np;
       if (rc.voq) voqs += (np + 1.0) * np * vcs;
       for (PortId p = 0; p < np; ++p) {
         const PortPeer peer = topo.peer(r, p);
-        if (peer.kind != PortPeer::Kind::None) ++e.ports_by_link[static_cast<int>(peer.link)];
+        if (peer.kind != PortPeer::Kind::None) ++ports_by_link[peer.link];
       }
     }
     add("topology", count(ports) + " router ports", ports * kPerPort);
-    static const char* const kKeys[] = {"router.buffer.terminal", "router.buffer.local", "router.buffer.global"};
-    for (int lc = 0; lc < kNumLinkClasses; ++lc) {
-      const double n = static_cast<double>(e.ports_by_link[lc]);
-      const double depth = rc.buffer.get(lc);
-      add(kKeys[lc],
-          "router input buffers on " + std::string(to_string(static_cast<LinkClass>(lc))) + " ports: " + count(n) +
-              " ports x " + count(vcs) + " VCs x " + count(depth) + " flits",
+    double connected = 0;
+    for (std::size_t lc = 0; lc < classes.size(); ++lc) {
+      const double n = ports_by_link[lc], depth = buffer_depth[lc];
+      connected += n;
+      add("router.buffer." + classes[lc].name,
+          "router input buffers on " + classes[lc].name + " ports: " + count(n) + " ports x " + count(vcs) + " VCs x " +
+              count(depth) + " flits",
           n * vcs * depth * kPerBufferSlot);
     }
-    const double connected = static_cast<double>(e.ports_by_link[0] + e.ports_by_link[1] + e.ports_by_link[2]);
     add("router.control_queue",
         "switch control-packet sources: " + count(routers) + " routers x " + count(vcs) + " VCs x " +
             count(rc.control_queue) + " flits",

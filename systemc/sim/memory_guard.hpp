@@ -21,19 +21,18 @@ struct MemoryEstimate {
   };
   std::vector<Term> terms;  // largest first
   double bytes = 0;         // total (the fixed cost of the process is a term too)
-  // Connected router ports per link class (terminal, local, global): which buffers exist.
-  std::uint64_t ports_by_link[3] = {0, 0, 0};
   std::string text() const;  // "26 MB" / "7.6 GB"
 };
 
 // Estimates the memory of the network of `cfg` once elaborated (peak resident size at the start
-// of the run; traffic adds packets and queued messages on top). `vnets` is the number of virtual
-// networks of the configured mechanism, `vc_levels` that of the routing function. The
-// coefficients are calibrated against measured peak RSS (tests/net check_memory_estimate.py
-// keeps them honest). The router/port loop is skipped, and only the size-driven part returned
-// (ports_by_link left zero), when that part alone already exceeds `stop_above` bytes.
-MemoryEstimate estimate_memory(const Config& cfg, const Topology& topo, unsigned vnets, unsigned vc_levels,
-                               double stop_above);
+// of the run; traffic adds packets and queued messages on top). `buffer_depth` is the input
+// buffer depth per link class of `topo`, `vnets` the number of virtual networks of the
+// configured mechanism, `vc_levels` that of the routing function. The coefficients are
+// calibrated against measured peak RSS (tests/robust memory_guard keeps them honest). The walk
+// over every router port is skipped, and only the size-driven part returned, when that part
+// alone already exceeds `stop_above` bytes (a network of 2^31 routers is refused at once).
+MemoryEstimate estimate_memory(const Config& cfg, const Topology& topo, const std::vector<std::uint32_t>& buffer_depth,
+                               unsigned vnets, unsigned vc_levels, double stop_above);
 
 // The limit in bytes for `sim.memory_limit_mb` (0: half of physical memory, or of the cgroup's
 // limit when lower); `how` says where it came from, for messages.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <ostream>
 #include <sstream>
+#include <stdexcept>
 
 #include "core/error.hpp"
 
@@ -14,8 +15,10 @@ sc_core::sc_time period_of(const Config& cfg) { return sc_core::sc_time(1000.0 /
 
 Network::Network(sc_core::sc_module_name name, const Config& cfg)
     : sc_core::sc_module(name), clk("clk", period_of(cfg)), cfg_(cfg), period_(period_of(cfg)) {
-  topology_ = cfg_.topology.params->create();
-  routing_ = make_routing(cfg_.routing, *topology_);
+  if (!cfg_.built) throw std::logic_error("Network: the Config was not built by load_config");
+  const BuiltConfig& built = *cfg_.built;
+  topology_ = built.topology;
+  routing_ = built.routing;
   vc_levels_ = routing_->vc_levels();
   PortId max_ports = 0;
   for (RouterId r = 0; r < topology_->num_routers(); ++r) max_ports = std::max(max_ports, topology_->num_ports(r));
@@ -29,18 +32,15 @@ Network::Network(sc_core::sc_module_name name, const Config& cfg)
     throw config::ConfigError(cfg_.file + ": router.vcs_per_level: " + std::to_string(num_vcs) +
                               " VCs per port (vnets x routing levels x vcs_per_level) exceeds 256");
 
-  // Traffic classes and their node groups.
-  config::BindContext ctx(cfg_.file);
-  const auto groups = resolve_groups(cfg_.traffic, topology_->num_nodes(), cfg_.seed, ctx);
+  // Traffic classes and their node groups (resolved by load_config).
   std::vector<ResolvedClass> classes;
   std::vector<std::string> class_names;
   for (std::size_t i = 0; i < cfg_.traffic.classes.size(); ++i) {
     const TrafficClassConfig& tc = cfg_.traffic.classes[i];
-    const std::string path = "traffic.classes[" + std::to_string(i) + "]";
     ResolvedClass rc;
     rc.config = tc;
-    rc.sources = find_group(groups, tc.sources, path + ".sources", ctx);
-    rc.destinations = find_group(groups, tc.destinations, path + ".destinations", ctx);
+    rc.sources = built.sources[i];
+    rc.destinations = built.destinations[i];
     rc.pattern = tc.pattern.params->create(rc.sources, rc.destinations,
                                            RngStream(cfg_.seed, "traffic." + tc.name + ".pattern"));
     rc.message_probability = tc.rate / tc.mean_size();
@@ -51,8 +51,8 @@ Network::Network(sc_core::sc_module_name name, const Config& cfg)
                                           cfg_.sim.series_window);
 
   const Topology& topo = *topology_;
-  auto depth_of = [&](LinkClass lc) { return cfg_.router.buffer.get(static_cast<int>(lc)); };
-  auto latency_of = [&](LinkClass lc) { return cfg_.link.latency.get(static_cast<int>(lc)); };
+  auto depth_of = [&](LinkClassId lc) { return built.buffer_depth[lc]; };
+  auto latency_of = [&](LinkClassId lc) { return built.link_latency[lc]; };
 
   // Routers.
   for (RouterId r = 0; r < topo.num_routers(); ++r) {
@@ -83,8 +83,8 @@ Network::Network(sc_core::sc_module_name name, const Config& cfg)
                cfg_.router.vcs_per_level,
                vc_levels_,
                prio,
-               cfg_.router.buffer.terminal,
-               cfg_.link.latency.terminal,
+               depth_of(kTerminalLink),
+               latency_of(kTerminalLink),
                cfg_.router.flow_control == FlowControl::VirtualCutThrough,
                cfg_.sim.latency_from_first_injection,
                period_};

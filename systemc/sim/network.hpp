@@ -25,6 +25,7 @@ class Network : public sc_core::sc_module {
 
   const Config& config() const { return cfg_; }
   const Topology& topology() const { return *topology_; }
+  const RoutingFunction& routing() const { return *routing_; }
   const Mechanism& mechanism() const { return *mechanism_; }
   NetworkStats& stats() { return *stats_; }
   PacketPool& packets() { return packets_; }
@@ -51,8 +52,8 @@ class Network : public sc_core::sc_module {
  private:
   Config cfg_;
   sc_core::sc_time period_;
-  std::unique_ptr<Topology> topology_;
-  std::unique_ptr<RoutingFunction> routing_;
+  std::shared_ptr<const Topology> topology_;        // built by load_config (Config::built)
+  std::shared_ptr<const RoutingFunction> routing_;
   std::unique_ptr<Mechanism> mechanism_;
   PacketPool packets_;
   std::unique_ptr<NetworkStats> stats_;

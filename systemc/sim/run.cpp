@@ -100,8 +100,8 @@ struct Watchdogs {
 
 Watchdogs watchdogs(const Config& cfg, const Mechanism& mechanism) {
   const StageDelays& d = cfg.router.delays;
-  const LinkLatencies& l = cfg.link.latency;
-  const Cycle link = std::max({l.terminal, l.local, l.global});
+  const auto& latencies = cfg.built->link_latency;
+  const Cycle link = latencies.empty() ? 0 : *std::max_element(latencies.begin(), latencies.end());
   const Cycle hop = Cycle{d.routing} + d.vc_alloc + d.sw_alloc + d.traversal + d.credit + cfg.nic.credit_delay + 2 * link;
   blocks::InjectionEngineParams ep{1, 0, 1, 0, 0};
   mechanism.configure_injection(ep);
@@ -211,7 +211,7 @@ RunResult run_network(Network& net, const RunOptions& opt) {
     }
     if (net.empty() && !stopped()) {
       // Credits still on their way back: a few round trips.
-      advance(4 * (cfg.link.latency.global + cfg.link.latency.local + cfg.router.delays.credit + 8), "empty", net.now());
+      advance(4 * (router_link_latency_sum(cfg) + cfg.router.delays.credit + 8), "empty", net.now());
       if (!stopped()) {
         net.check_quiescent();
         // Conservation: with nothing left anywhere, every data flit created was delivered once.
@@ -285,7 +285,7 @@ RunResult run_network(Network& net, const RunOptions& opt) {
   j["perf"]["cycles_per_second"] = wall > 0 ? static_cast<double>(total) / wall : 0.0;
   j["perf"]["flit_hops_per_second"] = wall > 0 ? static_cast<double>(hops) / wall : 0.0;
   j["perf"]["peak_rss_mb"] = peak_rss_mb();
-  j["perf"]["memory_estimate_mb"] = cfg.memory_estimate / 1e6;
+  j["perf"]["memory_estimate_mb"] = cfg.built->memory_estimate / 1e6;
   RunResult r;
   r.stats = std::move(j);
   r.drained = drained;

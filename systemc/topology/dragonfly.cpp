@@ -7,6 +7,7 @@
 // count; 3 VC levels).
 #include <sstream>
 
+#include "topology/dragonfly.hpp"
 #include "topology/topology.hpp"
 
 namespace ccnet {
@@ -39,14 +40,14 @@ class Dragonfly : public Topology {
     if (port < p_) {
       pp.kind = PortPeer::Kind::Node;
       pp.node = r * p_ + port;
-      pp.link = LinkClass::Terminal;
+      pp.link = kTerminalLink;
     } else if (port < p_ + a_ - 1) {
       const std::uint32_t j = port - p_;
       const std::uint32_t other = j < i ? j : j + 1;
       pp.kind = PortPeer::Kind::Router;
       pp.router = x * a_ + other;
       pp.port = local_port(other, i);
-      pp.link = LinkClass::Local;
+      pp.link = kLocal;
     } else {
       const std::uint32_t c = i * h_ + (port - (p_ + a_ - 1));
       const std::uint32_t off = c % (g_ - 1) + 1, k = c / (g_ - 1);
@@ -55,7 +56,7 @@ class Dragonfly : public Topology {
       pp.kind = PortPeer::Kind::Router;
       pp.router = y * a_ + back / h_;
       pp.port = global_port(back);
-      pp.link = LinkClass::Global;
+      pp.link = kGlobal;
     }
     return pp;
   }
@@ -82,6 +83,11 @@ class Dragonfly : public Topology {
   std::uint32_t min_hops(NodeId s, NodeId t) const override {
     return hops_from(s / p_, t / p_, s + t);
   }
+  const std::vector<LinkClassInfo>& link_classes() const override {
+    static const std::vector<LinkClassInfo> classes{kTerminalClass, kLocalClass, kGlobalClass};
+    return classes;
+  }
+  static constexpr LinkClassId kLocal = 1, kGlobal = 2;
   std::uint32_t p() const { return p_; }
   std::uint32_t a() const { return a_; }
   std::uint32_t h() const { return h_; }
@@ -94,7 +100,9 @@ class Dragonfly : public Topology {
 struct DragonflyParams : TopologyParams {
   std::uint32_t p = 2, a = 4, h = 2, g = 0;
   static const config::Schema& schema() {
-    static config::Schema s("Dragonfly: g groups of a fully connected routers, p terminals and h global ports per router.");
+    static config::Schema s(
+        "Dragonfly: g groups of a fully connected routers, p terminals and h global ports per router. Link classes: "
+        "terminal, local, global.");
     static bool init = [] {
       config::Declare<DragonflyParams>(s)
           .field("p", &DragonflyParams::p, 2u, "terminals per router", {1, 64})
@@ -124,14 +132,14 @@ config::PolyRegistrar<TopologyParams, DragonflyParams> reg_dragonfly("dragonfly"
 RouteResult minimal_step(const Dragonfly& df, RouteContext& ctx, RouterId target_router) {
   Packet& pkt = ctx.packet;
   const RouterId r = ctx.router;
-  const std::uint8_t level = pkt.global_hops;
+  const std::uint8_t level = DragonflyRoute::global_hops(pkt);
   if (r == target_router) return {static_cast<PortId>(pkt.dst % df.p()), 0};
   const std::uint32_t x = df.group(r), y = df.group(target_router);
   if (x == y) return {df.local_port(df.local_index(r), df.local_index(target_router)), level};
   const std::uint32_t c = df.channel_to(x, y, pkt.src + pkt.dst);
   const std::uint32_t owner = c / df.h();
   if (owner == df.local_index(r)) {
-    pkt.global_hops = static_cast<std::uint8_t>(pkt.global_hops + 1);
+    DragonflyRoute::add_global_hop(pkt);
     return {df.global_port(c), level};
   }
   return {df.local_port(df.local_index(r), owner), level};
@@ -160,8 +168,8 @@ struct MinParams : RoutingParams {
 };
 config::PolyRegistrar<RoutingParams, MinParams> reg_min("min", "dragonfly minimal");
 
-// UGAL-L: route_phase 0 = undecided, 1 = minimal to the destination, 2 = Valiant toward the
-// intermediate group (Packet::intermediate), switching to 1 on arrival there.
+// UGAL-L: phase Undecided, Minimal to the destination, or Valiant toward the intermediate group
+// (DragonflyRoute), switching to Minimal on arrival there.
 class UgalRouting : public RoutingFunction {
  public:
   UgalRouting(const Dragonfly& df, std::uint32_t threshold) : df_(df), threshold_(threshold) {}
@@ -169,8 +177,8 @@ class UgalRouting : public RoutingFunction {
     Packet& pkt = ctx.packet;
     const RouterId dst_router = pkt.dst / df_.p();
     const std::uint32_t x = df_.group(ctx.router), y = df_.group(dst_router);
-    if (pkt.route_phase == 0) {
-      pkt.route_phase = 1;
+    if (DragonflyRoute::phase(pkt) == DragonflyRoute::Undecided) {
+      DragonflyRoute::set_phase(pkt, DragonflyRoute::Minimal);
       if (x != y && df_.g() > 2) {
         // Candidate intermediate group: uniformly among the groups other than x and y.
         std::uint32_t gi = static_cast<std::uint32_t>(ctx.rng.below(df_.g() - 2));
@@ -184,18 +192,19 @@ class UgalRouting : public RoutingFunction {
         const std::uint64_t q_min = ctx.view.output_occupancy(p_min);
         const std::uint64_t q_nm = ctx.view.output_occupancy(p_nm);
         if (q_min * h_min > q_nm * h_nm + threshold_) {
-          pkt.route_phase = 2;
-          pkt.intermediate = gi;
+          DragonflyRoute::set_phase(pkt, DragonflyRoute::Valiant);
+          DragonflyRoute::set_intermediate(pkt, gi);
         }
       }
     }
-    if (pkt.route_phase == 2) {
-      if (x == pkt.intermediate) {
-        pkt.route_phase = 1;
+    if (DragonflyRoute::phase(pkt) == DragonflyRoute::Valiant) {
+      const std::uint32_t gi = DragonflyRoute::intermediate(pkt);
+      if (x == gi) {
+        DragonflyRoute::set_phase(pkt, DragonflyRoute::Minimal);
       } else {
         // Minimal step toward the intermediate group: any router there, so aim at the landing
         // router of this group's channel to it (no local hop needed inside x beyond the owner).
-        const std::uint32_t c = df_.channel_to(x, pkt.intermediate, pkt.src + pkt.dst);
+        const std::uint32_t c = df_.channel_to(x, gi, pkt.src + pkt.dst);
         const RouterId land = df_.peer(x * df_.a() + c / df_.h(), df_.global_port(c)).router;
         return minimal_step(df_, ctx, land);
       }

@@ -31,7 +31,7 @@ class Mesh : public Topology {
     if (p < c_) {
       pp.kind = PortPeer::Kind::Node;
       pp.node = r * c_ + p;
-      pp.link = LinkClass::Terminal;
+      pp.link = kTerminalLink;
       return pp;
     }
     const std::uint32_t d = (p - c_) / 2;
@@ -41,7 +41,7 @@ class Mesh : public Topology {
     pp.kind = PortPeer::Kind::Router;
     pp.router = plus ? r + stride(d) : r - stride(d);
     pp.port = static_cast<PortId>(c_ + 2 * d + (plus ? 0 : 1));
-    pp.link = LinkClass::Local;
+    pp.link = kLocal;
     return pp;
   }
   std::pair<RouterId, PortId> attach(NodeId n) const override {
@@ -64,11 +64,16 @@ class Mesh : public Topology {
     }
     return h;
   }
+  const std::vector<LinkClassInfo>& link_classes() const override {
+    static const std::vector<LinkClassInfo> classes{kTerminalClass, kLocalClass};
+    return classes;
+  }
   std::uint32_t k() const { return k_; }
   std::uint32_t n() const { return n_; }
   std::uint32_t c() const { return c_; }
 
  private:
+  static constexpr LinkClassId kLocal = 1;
   std::uint32_t k_, n_, c_, routers_;
 };
 
@@ -77,7 +82,8 @@ struct MeshParams : TopologyParams {
   std::uint32_t n = 2;
   std::uint32_t concentration = 1;
   static const config::Schema& schema() {
-    static config::Schema s("k-ary n-mesh: routers on an n-dimensional grid with k routers per dimension.");
+    static config::Schema s(
+        "k-ary n-mesh: routers on an n-dimensional grid with k routers per dimension. Link classes: terminal, local.");
     static bool init = [] {
       config::Declare<MeshParams>(s)
           .field("k", &MeshParams::k, 8u, "routers per dimension", {2, 256})

@@ -2,22 +2,18 @@
 """Runs a config twice with the same seed and once with another; the first two stats.json files
 must be byte-identical once `perf` is removed, the third must differ."""
 import json
-import subprocess
+import os
 import sys
 
 ccnet, config, out = sys.argv[1:4]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../scripts"))
+from ccnet_runner import run_one, without_perf  # noqa: E402
 
 
 def run(tag, seed):
-    d = f"{out}/{tag}"
-    subprocess.run([ccnet, "run", config, "--seed", str(seed), "--out", d, "-q",
-                    "--set", "sim.measure=4000"], check=True)
-    with open(f"{d}/stats.json") as f:
-        text = f.read()
-    data = json.loads(text)
-    assert "perf" in data, "stats.json has no perf section"
-    data.pop("perf")
-    return json.dumps(data, sort_keys=False)
+    stats = run_one(ccnet, config, f"{out}/{tag}", sets=["sim.measure=4000"], seed=seed)
+    assert "perf" in stats, "stats.json has no perf section"
+    return json.dumps(without_perf(stats), sort_keys=False)
 
 
 a, b, c = run("a", 7), run("b", 7), run("c", 8)

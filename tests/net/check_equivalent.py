@@ -7,9 +7,11 @@ setting equals the baseline cycle for cycle".
   check_equivalent.py CCNET CONFIG OUT --a key=v ... --b key=v ... [--ignore field]...
 """
 import argparse
-import json
-import subprocess
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../scripts"))
+from ccnet_runner import run_one, without_perf  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("ccnet")
@@ -22,15 +24,8 @@ args = ap.parse_args()
 
 
 def run(tag, sets):
-    cmd = [args.ccnet, "run", args.config, "--out", f"{args.out}/{tag}", "-q"]
-    for s in sets:
-        cmd += ["--set", s]
-    r = subprocess.run(cmd)
-    if r.returncode not in (0, 4):  # 4: not drained (saturated), results written
-        sys.exit(f"{' '.join(cmd)}: exit {r.returncode}")
-    with open(f"{args.out}/{tag}/stats.json") as f:
-        d = json.load(f)
-    for k in ["perf"] + args.ignore:
+    d = without_perf(run_one(args.ccnet, args.config, f"{args.out}/{tag}", sets=sets))
+    for k in args.ignore:
         *parents, leaf = k.split(".")
         node = d
         for part in parents:

@@ -57,7 +57,8 @@ TEST_CASE("out-of-range values are errors", "[config]") {
 
 TEST_CASE("unknown selector values list the valid ones", "[config]") {
   CHECK(error_of(std::string("topology:\n  type: torus\n") + kMinimal) ==
-        "F:2: topology.type: unknown type 'torus', expected one of dragonfly, fattree, mesh");
+        "F:2: topology.type: unknown type 'torus', expected one of clos, dragonfly, explicit, fattree, mesh, "
+        "modified_fattree, multicluster");
   CHECK(error_of(std::string("router:\n  flow_control: store\n") + kMinimal) ==
         "F:2: router.flow_control: unknown value 'store', expected one of vct, wormhole");
   const std::string m = error_of(std::string("cc:\n  mechanism: nope\n") + kMinimal);
@@ -171,9 +172,7 @@ TEST_CASE("alias bombs are refused, not expanded", "[config][robust]") {
 TEST_CASE("topology sizes are computed in 64 bits and refused when they do not fit", "[config][robust]") {
   CHECK(error_of(std::string("topology: {type: mesh, k: 256, n: 4}\n") + kMinimal) ==
         "F:1: topology.k: a 256-ary 4-mesh has 4294967296 routers; at most 2147483647 are supported");
-  CHECK(error_of(std::string("topology: {type: fattree, k: 64, n: 6}\n") + kMinimal) ==
-        "F:1: topology.k: a 64-ary 6-tree has 68719476736 nodes; at most 2147483647 are supported");
-  // Topology errors point at their key's line.
+  // (Fat trees: "multistage topology sizes" below.) Topology errors point at their key's line.
   CHECK(error_of(std::string("topology:\n  type: dragonfly\n  p: 1\n  a: 2\n  h: 2\n  g: 4\n") + kMinimal) ==
         "F:6: topology.g: a*h = 4 global channels per group must divide evenly among the other 3 groups");
 }
@@ -189,8 +188,8 @@ TEST_CASE("memory guard: refuses a network above sim.memory_limit_mb naming the 
   // The same network fits under a raised limit; the estimate is kept for stats.json.
   TempConfig f(std::string("topology: {type: dragonfly}\nrouter:\n  buffer: {global: 1048576}\nsim: {memory_limit_mb: 100000}\n") + kMinimal);
   const auto c = ccnet::load_config(f.path(), {});
-  CHECK(c.memory_estimate > 9e9);
-  CHECK(c.memory_estimate < 11e9);
+  CHECK(c.built->memory_estimate > 9e9);
+  CHECK(c.built->memory_estimate < 11e9);
   CHECK(error_of(std::string("topology: {type: mesh, k: 256}\nsim: {memory_limit_mb: 100000}\n") + kMinimal).rfind(
             "F:1: topology: the network would need about 136.5 GB of memory, above the limit of 100.0 GB (sim.memory_limit_mb "
             "100000): NIC per-destination state: 65536 nodes x 65536 destinations (136.1 GB)", 0) == 0);
@@ -219,4 +218,89 @@ TEST_CASE("a permutation without a map free of fixed points is rejected", "[conf
   TempConfig f("topology: {type: mesh, k: 4, n: 1}\ntraffic:\n  groups: [{name: d, nodes: [3]}, {name: s, nodes: [0, 1]}]\n"
                "  classes: [{name: p, pattern: {type: permutation}, sources: s, destinations: d, rate: 0.1}]\n");
   CHECK_NOTHROW(ccnet::load_config(f.path(), {}));
+}
+
+TEST_CASE("per-link-class values: the topology's classes, each with a value, no others", "[config]") {
+  // Legacy keys keep working where the topology has the class.
+  TempConfig f(std::string("topology: {type: dragonfly}\nlink: {latency: {terminal: 2, local: 3, global: 40}}\n"
+                           "router: {buffer: {global: 128}}\n") + kMinimal);
+  const auto c = ccnet::load_config(f.path(), {});
+  CHECK(c.built->link_latency == std::vector<std::uint32_t>{2, 3, 40});
+  CHECK(c.built->buffer_depth == std::vector<std::uint32_t>{16, 16, 128});
+  // A class the topology does not have, by file line or override.
+  CHECK(error_of(std::string("topology: {type: fattree}\nrouter:\n  buffer:\n    global: 32\n") + kMinimal) ==
+        "F:4: router.buffer.global: topology 'fattree' has no link class 'global' (its classes: terminal, local)");
+  CHECK(error_of(kMinimal, {"link.latency.inter_cluster=5"}) ==
+        "--set link.latency.inter_cluster=5: link.latency.inter_cluster: topology 'mesh' has no link class "
+        "'inter_cluster' (its classes: terminal, local)");
+  // A class of the topology without a default needs a value.
+  CHECK(error_of(std::string("topology: {type: multicluster, k: 4}\n") + kMinimal) ==
+        "F: link.latency.inter_cluster: no value for link class 'inter_cluster' (multicluster: channels between "
+        "clusters) of topology 'multicluster'");
+  CHECK(error_of(std::string("topology: {type: multicluster, k: 4}\nlink: {latency: {inter_cluster: 8}}\n") + kMinimal) ==
+        "F: router.buffer.inter_cluster: no value for link class 'inter_cluster' (multicluster: channels between "
+        "clusters) of topology 'multicluster'");
+  CHECK(error_of(std::string("topology: {type: multicluster, k: 4}\nlink: {latency: {inter_cluster: 8}}\n"
+                             "router: {buffer: {inter_cluster: 4}}\nnic: {max_packet: 8}\n") + kMinimal) ==
+        "F:3: router.buffer.inter_cluster: virtual cut-through needs room for a whole packet: 4 < nic.max_packet 8");
+  CHECK(error_of(std::string("link: {latency: [1, 2]}\n") + kMinimal) ==
+        "F:1: link.latency: expected a map of name: value, got a list");
+}
+
+TEST_CASE("effective config: per-link-class values of the topology's classes, and it loads again", "[config]") {
+  for (const char* topo : {"{type: mesh}", "{type: fattree}", "{type: dragonfly}", "{type: clos}"}) {
+    TempConfig f(std::string("topology: ") + topo + "\n" + kMinimal);
+    const auto c = ccnet::load_config(f.path(), {});
+    const auto j = ccnet::effective_config(c);
+    CHECK(j["link"]["latency"].size() == c.built->topology->link_classes().size());
+    CHECK(j["router"]["buffer"].size() == c.built->topology->link_classes().size());
+    TempConfig g(ccnet::config::to_yaml(j));
+    CHECK(ccnet::effective_config(ccnet::load_config(g.path(), {})) == j);
+  }
+  TempConfig f(std::string("topology: {type: multicluster, k: 4}\nlink: {latency: {inter_cluster: 8}}\n"
+                           "router: {buffer: {inter_cluster: 32}}\n") + kMinimal);
+  const auto j = ccnet::effective_config(ccnet::load_config(f.path(), {}));
+  CHECK(j["link"]["latency"].dump() == R"({"terminal":1,"local":1,"inter_cluster":8})");
+  CHECK(j["router"]["buffer"].dump() == R"({"terminal":16,"local":16,"inter_cluster":32})");
+}
+
+TEST_CASE("multistage topology sizes beyond the model are rejected naming the key", "[config]") {
+  CHECK(error_of(std::string("topology: {type: fattree, k: 64, n: 6}\n") + kMinimal) ==
+        "F:1: topology.k: a 64-ary 6-tree has 68719476736 nodes; at most 2147483647 are supported");
+  CHECK(error_of(std::string("topology: {type: modified_fattree, k: 64, n: 6}\n") + kMinimal) ==
+        "F:1: topology.k: a 64-ary 6-tree has 68719476736 nodes; at most 2147483647 are supported");
+  CHECK(error_of(std::string("topology: {type: multicluster, k: 4, clusters: 3, channels: 3}\n") + kMinimal) ==
+        "F:1: topology.channels: 3 channels per direction need 6 distinct leaf routers per cluster, a cluster has 4 "
+        "(a ring cluster hosts channels to both neighbours)");
+  CHECK(error_of(std::string("topology: {type: multicluster, k: 4, channels: 5}\n") + kMinimal) ==
+        "F:1: topology.channels: 5 channels per direction need 5 distinct leaf routers per cluster, a cluster has 4");
+}
+
+TEST_CASE("explicit topology: mistakes in the link list and routing table name the key", "[config]") {
+  const std::string nodes = "nodes: [{router: 0, port: 0}, {router: 1, port: 0}]";
+  auto topo = [&](const std::string& rest) { return "topology: {type: explicit, routers: 2, " + nodes + ", " + rest + "}\n" + kMinimal; };
+  const std::string link = "links: [{a: [0, 1], b: [1, 1]}]";
+  CHECK(error_of(topo(link + ", routes: [{router: 0, dst: 1, port: 1}, {router: 1, dst: 0, port: 1}]")) == "no error");
+  CHECK(error_of(topo("links: [{a: [0, 0], b: [1, 1]}]")) ==
+        "F:1: topology.links[0].a: port 0 of router 0 is already connected");
+  CHECK(error_of(topo("links: [{a: [0, 1], b: [2, 1]}]")) == "F:1: topology.links[0].b: router 2 does not exist (2 routers)");
+  CHECK(error_of(topo("links: [{a: [0, 1], b: [1]}]")) == "F:1: topology.links[0].b: expected [router, port]");
+  CHECK(error_of(topo("links: [{a: [0, 1], b: [1, 1], class: terminal}]")) ==
+        "F:1: topology.links[0].class: a router-to-router link needs a class other than 'terminal'");
+  CHECK(error_of(topo(link + ", routes: [{router: 0, dst: 1, port: 1}]")) ==
+        "F:1: topology.routes: router 1 has no route to node 0 (on the way from node 1)");
+  CHECK(error_of(topo(link + ", routes: [{router: 0, dst: 1, port: 1}, {router: 1, dst: 0, port: 0}]")) ==
+        "F:1: topology.routes: router 1 sends packets for node 0 to node 1 (on the way from node 1)");
+  CHECK(error_of(topo(link + ", routes: [{router: 0, dst: 1, port: 1}, {router: 1, dst: 0, port: 3}]")) ==
+        "F:1: topology.routes[1].port: port 3 of router 1 is not connected");
+  CHECK(error_of(topo(link + ", routes: [{router: 0, dst: [1, 1], port: 1}]")) ==
+        "F:1: topology.routes[0].dst: router 0 already has a route to node 1 (topology.routes[0])");
+  // A link class of the file's own needs its values.
+  CHECK(error_of(topo("links: [{a: [0, 1], b: [1, 1], class: slow}], routes: [{router: 0, dst: 1, port: 1}, {router: 1, dst: 0, port: 1}]")) ==
+        "F: link.latency.slow: no value for link class 'slow' (explicit topology links) of topology 'explicit'");
+  // A loop: router 0 sends node 1's packets to router 1, which sends them back.
+  const std::string three = "topology: {type: explicit, routers: 3, nodes: [{router: 0, port: 0}, {router: 2, port: 0}], "
+                            "links: [{a: [0, 1], b: [1, 1]}, {a: [1, 2], b: [2, 1]}], routes: [{router: 0, dst: 1, port: 1}, "
+                            "{router: 1, dst: 1, port: 1}, {router: 1, dst: 0, port: 1}, {router: 2, dst: 0, port: 1}]}\n";
+  CHECK(error_of(three + kMinimal) == "F:1: topology.routes: the route from node 0 to node 1 loops");
 }
