@@ -7,8 +7,8 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
-#include <memory>
 #include <fmt/format.h>
+#include <memory>
 #include <sstream>
 
 #include "core/error.hpp"

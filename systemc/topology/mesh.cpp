@@ -95,11 +95,9 @@ struct MeshParams : TopologyParams {
     return s;
   }
   std::unique_ptr<Topology> create() const override {
-    // k^n <= 256^4 = 2^32 in 64 bits; once the routers fit (k^n <= 256^3), so do the nodes
-    // (2^24 x 64 concentration = 2^30).
-    std::uint64_t routers = 1;
-    for (std::uint32_t d = 0; d < n; ++d) routers *= k;
-    check_topology_size(routers, "topology.k", "a " + std::to_string(k) + "-ary " + std::to_string(n) + "-mesh", "routers");
+    // Once the routers fit (k^n <= 256^3), so do the nodes (2^24 x 64 concentration = 2^30).
+    check_topology_size(checked_pow(k, n), "topology.k", "a " + std::to_string(k) + "-ary " + std::to_string(n) + "-mesh",
+                        "routers");
     return std::make_unique<Mesh>(k, n, concentration);
   }
 };
