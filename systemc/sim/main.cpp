@@ -55,6 +55,7 @@ std::string errno_text() { return std::strerror(errno); }
 
 // The output directory must exist (it is created) and take new files, before anything runs.
 void check_out_dir(const std::string& dir) {
+  if (dir.empty()) throw ccnet::OptionError("--out: empty directory name");
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw ccnet::OptionError("--out " + dir + ": cannot create the directory: " + ec.message());

@@ -129,7 +129,8 @@ def check_out_unwritable():
         f.write("x")
     for out, pattern in [("/proc/nope", r"--out /proc/nope: cannot create the directory"),
                          ("afile", r"--out afile: cannot create the directory"),
-                         ("afile/sub", r"--out afile/sub: cannot create the directory")]:
+                         ("afile/sub", r"--out afile/sub: cannot create the directory"),
+                         ("", r"--out: empty directory name")]:
         t0 = time.monotonic()
         expect_error(["run", quick, "-q", "--out", out, "--set", "sim.measure=2000000"], 2,
                      "ccnet: option error: " + pattern, f"--out {out}")
