@@ -323,9 +323,9 @@ def check_memory_guard():
         total = min(total, cg)
     except (OSError, ValueError):
         pass
-    r = expect_error(["validate", df, "--set", f"router.buffer.global={int(total / 2 / 72 / 6 / 33 * 1.05)}"], 2,
-                     r"above the limit of [0-9.]+ [GT]B \(sim\.memory_limit_mb 0: half of this (machine's memory|container's memory limit)\)",
-                     "the default limit", timeout=30)
+    expect_error(["validate", df, "--set", f"router.buffer.global={int(total / 2 / 72 / 6 / 33 * 1.05)}"], 2,
+                 r"above the limit of [0-9.]+ [GT]B \(sim\.memory_limit_mb 0: half of this (machine's memory|container's memory limit)\)",
+                 "the default limit", timeout=30)
     expect_error(["validate", quick, "--set", "topology.k=256"], 2,
                  r"topology: the network would need about \d+\.\d GB .*NIC per-destination state: 65536 nodes",
                  "256x256 mesh", timeout=30)
