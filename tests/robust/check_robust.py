@@ -333,7 +333,7 @@ def check_memory_guard():
             break
     else:
         print(f"default limit not checked: {total / 1e12:.1f} TB of memory is more than the largest dragonfly72 buffers")
-    expect_error(["validate", quick, "--set", "topology.k=256"], 2,
+    expect_error(["validate", quick, "--set", "topology.k=256", "--set", "sim.memory_limit_mb=100000"], 2,
                  r"topology: the network would need about \d+\.\d GB .*NIC per-destination state: 65536 nodes",
                  "256x256 mesh", timeout=30)
     expect_error(["validate", quick, "--set", "sim.memory_limit_mb=5"], 2,
