@@ -12,7 +12,7 @@
 
 #include "blocks/credit_counter.hpp"
 #include "blocks/vl_port.hpp"
-#include "core/hw_consts.hpp"
+#include "blocks/hw_consts.hpp"
 
 namespace ccnet::blocks {
 

@@ -17,7 +17,7 @@
 
 #include "blocks/injection_engine.hpp"
 #include "blocks/vl_port.hpp"
-#include "core/hw_consts.hpp"
+#include "blocks/hw_consts.hpp"
 
 namespace ccnet::blocks {
 

@@ -22,7 +22,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/hw_consts.hpp"
+#include "blocks/hw_consts.hpp"
 #include "core/types.hpp"
 
 namespace ccnet::blocks {
@@ -38,7 +38,7 @@ static_assert(static_cast<unsigned>(LhrpKind::Data) == static_cast<unsigned>(hw:
                   static_cast<unsigned>(LhrpKind::Speculative) == static_cast<unsigned>(hw::LhrpKindCode::Speculative) &&
                   static_cast<unsigned>(LhrpKind::Reservation) == static_cast<unsigned>(hw::LhrpKindCode::Reservation) &&
                   hw::kNumLhrpKindCodes == 3,
-              "LhrpKind differs from the hardware lane-kind codes (core/hw_consts.hpp)");
+              "LhrpKind differs from the hardware lane-kind codes (blocks/hw_consts.hpp)");
 
 class LhrpScheduler {
  public:

@@ -23,7 +23,7 @@
 
 #include "blocks/lhrp_scheduler.hpp"
 #include "blocks/vl_port.hpp"
-#include "core/hw_consts.hpp"
+#include "blocks/hw_consts.hpp"
 
 namespace ccnet::blocks {
 

@@ -13,7 +13,7 @@
 
 #include "blocks/rr_arbiter.hpp"
 #include "blocks/vl_port.hpp"
-#include "core/hw_consts.hpp"
+#include "blocks/hw_consts.hpp"
 
 namespace ccnet::blocks {
 

@@ -15,7 +15,7 @@
 
 #include "blocks/switch_allocator.hpp"
 #include "blocks/vl_port.hpp"
-#include "core/hw_consts.hpp"
+#include "blocks/hw_consts.hpp"
 
 namespace ccnet::blocks {
 

@@ -1,5 +1,7 @@
 #include "core/packet.hpp"
 
+#include "core/watch.hpp"
+
 #include <stdexcept>
 #include <string>
 
@@ -37,6 +39,11 @@ Packet& PacketPool::control(PacketKind kind, const Packet& about, NodeId src, No
   p.traffic_class = cls;
   p.created = now;
   return p;
+}
+
+void PacketPool::set_watch(PacketWatch* w) {
+  watch_ = w;
+  if (w) w->set_format(format_);
 }
 
 void PacketPool::release(PacketId id) {

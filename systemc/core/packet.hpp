@@ -8,11 +8,15 @@
 #include <memory>
 #include <vector>
 
+#include "core/packet_format.hpp"
 #include "core/types.hpp"
 
 namespace ccnet {
 
 class PacketWatch;
+
+// 64-bit header words a mechanism owns in every packet (Packet::payload).
+constexpr unsigned kPayloadWords = 4;
 
 struct Packet {
   PacketId id = kNoPacket;
@@ -22,7 +26,7 @@ struct Packet {
   PacketKind kind = PacketKind::Data;
   std::uint8_t vnet = 0;         // virtual network (the papers' "traffic class": data, ack, spec...)
   std::uint8_t traffic_class = 0;  // workload class index (statistics)
-  std::uint16_t flags = 0;       // PacketFlag bits
+  std::uint32_t flags = 0;       // PacketFlag bits: the kernel's and the mechanism's (PacketFormat)
 
   MessageId message = 0;         // message this packet belongs to (data) or refers to (control)
   std::uint32_t seq = 0;         // packet index in its message
@@ -32,6 +36,10 @@ struct Packet {
   Cycle injected = kNever;       // head flit left the source NIC
   Cycle ejected = kNever;        // tail flit reached the destination NIC
 
+  // Set by each router when the head flit arrives: a head-flit hook sees how long the packet
+  // has been in this router (e.g. a cumulative queuing time).
+  Cycle hop_arrival = 0;
+
   // Routing state carried in the header.
   std::uint16_t hops = 0;        // router-to-router hops taken so far
   // Two words owned by the routing function (topology/): it defines what they mean (a dragonfly
@@ -39,14 +47,18 @@ struct Packet {
   // never reads them. Zero when the packet is created.
   std::array<std::uint32_t, 2> route{};
 
-  // Protocol payload of control packets and mechanism header fields.
-  Cycle time = 0;                // transmission time carried by grants / LHRP NACKs
-  std::uint32_t amount = 0;      // data: message size; ACK/NACK: packet size; reservation: flits
-  PacketId ref = kNoPacket;      // data packet an ACK/NACK refers to (source-side id)
+  std::uint32_t amount = 0;      // data: its message's size; an answer (ACK, ...): flits of the data packet
+                                 // it answers; a mechanism's control kind: what the mechanism says
+  PacketId ref = kNoPacket;      // data: its own id at the source; an answer: the data packet's `ref`
+
+  // Header fields a mechanism owns: it decides what each word holds for each of its kinds (e.g.
+  // a grant's transmission time, a reservation vector, a cumulative queuing time). The kernel
+  // zeroes them at allocation and keeps them across a retransmission.
+  std::array<std::uint64_t, kPayloadWords> payload{};
 
   bool has(PacketFlag f) const { return (flags & f) != 0; }
-  void set(PacketFlag f) { flags = static_cast<std::uint16_t>(flags | f); }
-  void clear(PacketFlag f) { flags = static_cast<std::uint16_t>(flags & ~f); }
+  void set(PacketFlag f) { flags |= f; }
+  void clear(PacketFlag f) { flags &= ~static_cast<std::uint32_t>(f); }
 };
 
 class PacketPool {
@@ -57,8 +69,8 @@ class PacketPool {
 
   // Returns a fresh packet with every field at its default and a valid id.
   Packet& allocate();
-  // A single-flit control packet (ACK, NACK, grant, CNP, ...) from `src` to `dst` about packet
-  // `about`: carries its message, seq and traffic class; created at `now`.
+  // A single-flit control packet of `kind` from `src` to `dst` about packet `about`: carries its
+  // message, seq and traffic class; created at `now`.
   Packet& control(PacketKind kind, const Packet& about, NodeId src, NodeId dst, Cycle now);
   void release(PacketId id);
 
@@ -70,11 +82,16 @@ class PacketPool {
   std::size_t capacity() const { return size_; }
   std::uint64_t allocated_total() const { return allocated_total_; }
 
+  // What the kind codes and flag bits of this network's packets mean (the kernel's and the
+  // mechanism's declarations).
+  PacketFormat& format() { return format_; }
+  const PacketFormat& format() const { return format_; }
+
   // The packet watcher of this network (core/watch.hpp), or nullptr when no packet is watched.
   // Every component reaches the pool, so this is where routers, NICs and mechanism hooks find
   // it; they test it (and the packet's kFlagWatched) before reporting an event.
   PacketWatch* watch() const { return watch_; }
-  void set_watch(PacketWatch* w) { watch_ = w; }
+  void set_watch(PacketWatch* w);
 
  private:
   std::vector<std::unique_ptr<Packet[]>> chunks_;
@@ -82,6 +99,7 @@ class PacketPool {
   std::vector<PacketId> free_;
   std::uint64_t allocated_total_ = 0;
   PacketWatch* watch_ = nullptr;
+  PacketFormat format_;
 };
 
 }  // namespace ccnet

@@ -32,4 +32,17 @@ class TraceSink {
   virtual void credit_channel(const sc_core::sc_port_base& port, const std::string& name) = 0;
 };
 
+// A component that shows itself in waveforms (the network traces routers and NICs; a mechanism's
+// own modules register through NetworkBuilder::trace).
+class TracedComponent {
+ public:
+  virtual ~TracedComponent() = default;
+  // Hierarchical name ("net.scheduler"): the prefix of its signals, matched by --trace-scope.
+  virtual std::string trace_scope() const = 0;
+  // Registers its channels and state with `sink` (as the component's name-relative names).
+  virtual void trace(TraceSink& sink) = 0;
+  // The trace window opens (true) or closes: keep trace-only state current while open.
+  virtual void set_tracing(bool) {}
+};
+
 }  // namespace ccnet

@@ -21,30 +21,28 @@ constexpr Cycle kNever = std::numeric_limits<Cycle>::max();
 // a + b, saturating at kNever (cycle arithmetic on configured times that may be huge).
 constexpr Cycle add_cycles(Cycle a, Cycle b) { return a > kNever - b ? kNever : a + b; }
 
-// What a packet is, end to end. Control kinds are single-flit packets emitted by NICs or, for
-// NACKs and congestion notifications, by the switches themselves (DESIGN.md section 5).
+// What a packet is (Packet::kind). The kernel knows two kinds and acts on them: data (a piece of
+// a host message) and the ACK a destination NIC returns for each data packet it receives
+// (nic.acks). A mechanism declares its own control kinds by name at creation
+// (PacketFormat::declare_kind, core/packet_format.hpp); they take the codes from
+// kFirstMechanismKind on, in declaration order. The codes are what travels on a wire
+// (blocks/hw_consts.hpp: PacketKindWidth bits).
 enum class PacketKind : std::uint8_t {
   Data = 0,
-  Ack,
-  Nack,
-  Reservation,
-  Grant,
-  Retry,
-  CongestionNotification,
+  Ack = 1,
 };
-constexpr int kNumPacketKinds = 7;
+constexpr unsigned kFirstMechanismKind = 2;
+constexpr unsigned kMaxPacketKinds = 16;
 
-const char* to_string(PacketKind kind);
-
-// Per-packet flag bits (Packet::flags).
-enum PacketFlag : std::uint16_t {
-  kFlagFecn = 1u << 0,         // forward ECN mark set by a switch
-  kFlagBecn = 1u << 1,         // backward ECN carried by an ACK / CNP
-  kFlagSpeculative = 1u << 2,  // droppable speculative packet (SRP/SMSRP/LHRP)
-  kFlagHasTime = 1u << 3,      // control packet carries a time (grant, LHRP NACK)
-  kFlagRetransmit = 1u << 4,   // retransmission of a dropped packet
-  kFlagMeasured = 1u << 5,     // created inside the measurement window
-  kFlagWatched = 1u << 6,      // selected by --watch-packet/--watch-flow: report its events (core/watch.hpp)
+// Per-packet flag bits (Packet::flags). The kernel owns the first kFirstMechanismFlag bits; a
+// mechanism declares its own by name at creation (PacketFormat::declare_flag), which hands out
+// the next free bit.
+enum PacketFlag : std::uint32_t {
+  kFlagRetransmit = 1u << 0,  // retransmission of a packet the network did not deliver
+  kFlagMeasured = 1u << 1,    // created inside the measurement window
+  kFlagWatched = 1u << 2,     // selected by --watch-packet/--watch-flow: report its events (core/watch.hpp)
 };
+constexpr unsigned kFirstMechanismFlag = 3;
+constexpr unsigned kMaxPacketFlags = 32;
 
 }  // namespace ccnet

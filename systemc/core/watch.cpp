@@ -87,6 +87,11 @@ PacketWatch::PacketWatch(WatchSelection selection, std::uint32_t num_nodes) : se
   flow_matched_.assign(sel_.flows.size(), false);
 }
 
+const std::string& PacketWatch::kind_name(const Packet& p) const {
+  static const PacketFormat kernel_only;
+  return (format_ ? *format_ : kernel_only).kind_name(p.kind);
+}
+
 std::string PacketWatch::name_of(const Packet& p) {
   return fmt::format("{}.{}.{}", p.message >> kMessageNodeShift, p.message & ((1ull << kMessageNodeShift) - 1), p.seq);
 }
@@ -104,7 +109,7 @@ void PacketWatch::write(Cycle now, const Packet& p, std::string_view component, 
   // id= is the pool slot the flits carry on the wires while the packet lives (flit.packet in a
   // waveform); the name stays the same across retransmissions, the slot does not.
   const std::string line = fmt::format("{:>9} {:<14} {:<9} {:<11} {:<4} id={} {}\n", now, component, what, name_of(p),
-                                       to_string(p.kind), p.id, details);
+                                       kind_name(p), p.id, details);
   for (auto* os : sinks_) {
     *os << line;
     os->flush();
@@ -153,7 +158,7 @@ void PacketWatch::answered(const Packet& cause, Packet& reply, Cycle now, std::s
   if (!cause.has(kFlagWatched)) return;
   reply.set(kFlagWatched);
   write(now, reply, component, "created", fmt::format("src={} dst={} size={} answers={}", reply.src, reply.dst,
-                                                      reply.size, to_string(cause.kind)));
+                                                      reply.size, kind_name(cause)));
 }
 
 void PacketWatch::event(Cycle now, const Packet& p, std::string_view component, std::string_view what,

@@ -2,7 +2,8 @@
 // (`ccnet run ... --watch-packet SRC.MSG[.SEQ] --watch-flow SRC:DST`, docs/tracing.md).
 //
 // A watched packet carries kFlagWatched: its source NIC sets it when the packet is formed and
-// matches the selection, and a control packet answering it (ACK, NACK, CNP, ...) inherits it.
+// matches the selection, and a control packet answering it (an ACK, or a mechanism's control
+// packet) inherits it.
 // Components report through the one PacketWatch of the network, reached through
 // PacketPool::watch(); they test that pointer and the packet's flag first, so watching costs a
 // predictable branch when it is off. Every event is one line, written to every sink:
@@ -53,6 +54,9 @@ class PacketWatch {
   // Throws OptionError if the selection names a node the network does not have.
   PacketWatch(WatchSelection selection, std::uint32_t num_nodes);
 
+  // Names of packet kinds and flags (PacketPool::set_watch passes its network's).
+  void set_format(const PacketFormat& f) { format_ = &f; }
+
   // Every event line goes to every sink (flushed at each line: a crashing run keeps its log).
   void add_sink(std::ostream& os) { sinks_.push_back(&os); }
 
@@ -64,10 +68,11 @@ class PacketWatch {
   // e.g. a reservation: watched and reported when its message or flow is selected. It does not
   // count as a watched packet.
   void control_formed(Packet& p, Cycle now, std::string_view component);
-  // A control packet `reply` answering `cause` was created (ACK, NACK, CNP, grant, ...): watched
+  // A control packet `reply` answering `cause` was created (an ACK, a mechanism's notification,
+  // grant, ...): watched
   // and reported when `cause` is.
   void answered(const Packet& cause, Packet& reply, Cycle now, std::string_view component);
-  // Any other event of a watched packet (ECN mark, drop, NACK received, retransmission...).
+  // Any other event of a watched packet (a mechanism's mark, a drop, a retransmission...).
   // An empty `component` (in event() and answered()) names the module whose process is
   // running: the router or NIC a mechanism hook belongs to.
   void event(Cycle now, const Packet& p, std::string_view component, std::string_view what,
@@ -105,6 +110,7 @@ class PacketWatch {
     Cycle earliest_vc = 0, earliest_sw = 0, earliest_departure = 0;
   };
   Hop* find_hop(std::string_view router, PacketId id);
+  const std::string& kind_name(const Packet& p) const;
   // Whether the selection names this packet's message (or flow); marks what matched.
   bool selects(NodeId src, std::uint64_t msg, std::uint32_t seq, NodeId dst);
   void write(Cycle now, const Packet& p, std::string_view component, std::string_view what, std::string_view details);
@@ -115,6 +121,7 @@ class PacketWatch {
   std::vector<std::ostream*> sinks_;
   std::vector<Hop> hops_;  // partial hops of watched packets inside routers (few)
   std::uint64_t events_ = 0, watched_ = 0;
+  const PacketFormat* format_ = nullptr;
 };
 
 }  // namespace ccnet

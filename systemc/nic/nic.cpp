@@ -4,36 +4,46 @@
 #include <ostream>
 #include <sstream>
 
-#include "cc/mechanism.hpp"
 #include "core/error.hpp"
 #include "core/watch.hpp"
-#include "sim/network_stats.hpp"
 
 namespace ccnet {
 
-Nic::Nic(sc_core::sc_module_name name, NodeId id, NicEnv env, std::unique_ptr<NicHooks> hooks)
-    : sc_core::sc_module(name), id_(id), env_(std::move(env)), hooks_(std::move(hooks)) {
+Nic::Nic(sc_core::sc_module_name name, NodeId id, NicEnv env)
+    : sc_core::sc_module(name),
+      id_(id),
+      env_(std::move(env)),
+      round_robin_(env_.num_nodes),
+      policy_(&round_robin_),
+      cc_counters_(env_.series_window) {
   std::uint8_t max_prio = 0;
   for (auto p : env_.vnet_priority) max_prio = std::max(max_prio, p);
-  blocks::InjectionEngineParams ep{env_.num_nodes, 0, 1, 0, 0};
-  env_.mechanism.configure_injection(ep);
-  ep.num_queues = env_.num_nodes;
-  engine_ = blocks::InjectionEngine(ep);
   arbiter_ = blocks::OutputArbiter(blocks::OutputArbiterParams{env_.num_vcs, max_prio + 1u, env_.inject_depth,
                                                                 kMaxCreditLanes, env_.vct});
   send_queues_.resize(env_.num_nodes);
   hold_until_.assign(env_.num_nodes, 0);
-  acks_ = env_.config.acks || env_.mechanism.requires_acks();
-  keep_sent_ = env_.mechanism.keeps_retransmit_buffer();
+  acks_ = env_.acks;
+  keep_sent_ = env_.keep_sent;
   if (keep_sent_ && !acks_) throw ModelError(std::string(this->name()) + ": a retransmit buffer needs ACKs");
   control_streams_.resize(env_.vnet_priority.size());
   control_queues_.resize(env_.vnet_priority.size());
   eject_occupancy_.assign(env_.num_vcs, 0);
+  eject_stalled_.assign(env_.vnet_priority.size(), 0);
+  eject_waiting_.resize(env_.num_vcs);
   period_ps_ = env_.period.value();
   host.register_b_transport(this, &Nic::b_transport);
   SC_METHOD(tick);
   sensitive << clk.pos();
   dont_initialize();
+}
+
+void Nic::attach(std::unique_ptr<NicHooks> hooks) {
+  hooks_ = std::move(hooks);
+  hook_uses_ = hooks_ ? hooks_->uses() : 0;
+  InjectionPolicy* own = hooks_ ? hooks_->injection_policy() : nullptr;
+  policy_ = own ? own : &round_robin_;
+  own_policy_ = own != nullptr;
+  policy_clocked_ = policy_->clocked();
 }
 
 Nic::~Nic() = default;
@@ -72,8 +82,8 @@ void Nic::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
 
 bool Nic::idle() const {
   if (!posted_.empty() || queued_messages_ || data_stream_.busy() || control_queued_ || !in_link_.empty() ||
-      !credit_link_.empty() || !credit_return_.empty() || !gives_.empty() || !becn_.empty() ||
-      last_written_.valid() || !last_credit_written_.empty() || engine_.params().timer_period != 0 ||
+      !credit_link_.empty() || !credit_return_.empty() || !gives_.empty() || policy_clocked_ ||
+      last_written_.valid() || !last_credit_written_.empty() || eject_waiting_flits_ != 0 ||
       retx_stream_.busy() || !scheduled_.empty() || !wakes_.empty())
     return false;
   for (const auto& s : control_streams_)
@@ -123,14 +133,17 @@ void Nic::ingest_posted() {
     m.measured = env_.stats.in_window(at);
     env_.stats.message_created(id_, req.traffic_class, req.size, at);
     SendQueue& q = send_queues_[req.dst];
-    if (q.tail >= 0) messages_[q.tail].next = mi;
+    const bool was_empty = q.head < 0;
+    if (!was_empty) messages_[q.tail].next = mi;
     else {
       q.head = mi;
-      engine_.set_nonempty(req.dst, now_ >= hold_until_[req.dst]);
+      policy_set_ready(req.dst, now_ >= hold_until_[req.dst]);
     }
     q.tail = mi;
     ++queued_messages_;
     ++counters_.messages_posted;
+    if (hooks_)
+      hooks_->on_message(*this, MessageInfo{m.id, m.dst, m.size, m.packets, m.traffic_class, m.created}, was_empty);
   }
   posted_.resize(kept);
 }
@@ -144,17 +157,15 @@ void Nic::receive() {
     if (g.vc >= env_.num_vcs) fail("flit " + to_text(g) + " on nonexistent VC");
     if (++eject_occupancy_[g.vc] > env_.config.ejection_buffer)
       fail("ejection buffer overflow on VC " + std::to_string(g.vc) + " (flit sent without a credit)");
-    // The NIC drains its ejection buffer at link rate: the slot is freed at once.
-    --eject_occupancy_[g.vc];
-    credit_return_.push_back({now_ + env_.config.credit_delay, g.vc});
-    ++counters_.flits_ejected;
-    if (g.tail) {
-      const Packet& p = env_.packets[g.packet];
-      if (p.dst != id_) fail("packet " + std::to_string(p.id) + " for node " + std::to_string(p.dst) + " ejected here (misrouted)");
-      if (g.index + 1u != p.size) fail("packet " + std::to_string(p.id) + " tail flit index does not match its size");
-      eject(p);
+    if (__builtin_expect(eject_slow_, 0) && (eject_stalled_[vnet_of_vc(g.vc)] || !eject_waiting_[g.vc].empty())) {
+      // Stalled vnet (or flits of this VC still waiting): the flit stays in the buffer.
+      eject_waiting_[g.vc].push_back(g);
+      ++eject_waiting_flits_;
+      continue;
     }
+    eject_flit(g);
   }
+  if (__builtin_expect(eject_waiting_flits_ != 0, 0)) drain_stalled();
   const CreditLanes& c = credit_in_if_->read();
   if (!c.empty()) credit_link_.push_back({now_ - 1 + env_.link_latency, c});
   while (!credit_link_.empty() && credit_link_.front().first <= now_) {
@@ -164,10 +175,74 @@ void Nic::receive() {
   }
 }
 
+void Nic::eject_flit(const Flit& g) {
+  // The NIC drains its ejection buffer at link rate: the slot is freed at once.
+  --eject_occupancy_[g.vc];
+  credit_return_.push_back({now_ + env_.config.credit_delay, g.vc});
+  ++counters_.flits_ejected;
+  if (g.tail) {
+    const Packet& p = env_.packets[g.packet];
+    if (p.dst != id_) fail("packet " + std::to_string(p.id) + " for node " + std::to_string(p.dst) + " ejected here (misrouted)");
+    if (g.index + 1u != p.size) fail("packet " + std::to_string(p.id) + " tail flit index does not match its size");
+    eject(p);
+  }
+}
+
+void Nic::drain_stalled() {
+  // One waiting flit per VC and cycle, oldest first, from vnets no longer stalled.
+  for (VcId v = 0; v < env_.num_vcs; ++v) {
+    Ring<Flit>& w = eject_waiting_[v];
+    if (w.empty() || eject_stalled_[vnet_of_vc(v)]) continue;
+    const Flit g = w.front();
+    w.pop_front();
+    --eject_waiting_flits_;
+    eject_flit(g);
+  }
+  eject_slow_ = any_stall_ || eject_waiting_flits_ != 0;
+}
+
+void Nic::stall_ejection(std::uint8_t vnet, bool stalled) {
+  if (vnet >= eject_stalled_.size()) fail("stall_ejection of nonexistent vnet " + std::to_string(vnet));
+  eject_stalled_[vnet] = stalled ? 1 : 0;
+  any_stall_ = std::any_of(eject_stalled_.begin(), eject_stalled_.end(), [](std::uint8_t s) { return s != 0; });
+  eject_slow_ = any_stall_ || eject_waiting_flits_ != 0;
+}
+
 void Nic::eject(const Packet& cp) {
   Packet& p = env_.packets[cp.id];
   p.ejected = now_;
   ++counters_.packets_ejected;
+  if (__builtin_expect((hook_uses_ & NicHooks::kDeliveryHold) == 0, 1)) {
+    deliver_now(p);  // nothing is ever held: no hook calls deliver()
+    return;
+  }
+  delivering_ = true;
+  if (p.kind == PacketKind::Data && hooks_->on_data_arrival(*this, p) == Delivery::Hold) {
+    ++held_packets_;
+    if (watching(p)) env_.packets.watch()->event(now_, p, name(), "held");
+  } else {
+    deliver_now(p);
+  }
+  // Packets the hooks released meanwhile follow, in the order they were released.
+  for (std::size_t k = 0; k < releasing_.size(); ++k) deliver_now(env_.packets[releasing_[k]]);
+  releasing_.clear();
+  delivering_ = false;
+}
+
+void Nic::deliver(PacketId id) {
+  const Packet& p = env_.packets[id];
+  if (held_packets_ == 0 || p.id != id || p.kind != PacketKind::Data || p.dst != id_ || p.ejected == kNever)
+    fail("deliver(" + std::to_string(id) + "): not a data packet held by this NIC");
+  --held_packets_;
+  releasing_.push_back(id);
+  if (delivering_) return;
+  delivering_ = true;
+  for (std::size_t k = 0; k < releasing_.size(); ++k) deliver_now(env_.packets[releasing_[k]]);
+  releasing_.clear();
+  delivering_ = false;
+}
+
+void Nic::deliver_now(Packet& p) {
   env_.stats.packet_ejected(p, id_, now_);
   if (watching(p)) watch_ejected(p);
   if (p.kind == PacketKind::Data) {
@@ -183,7 +258,7 @@ void Nic::eject(const Packet& cp) {
     }
     if (complete) env_.stats.message_completed(p.traffic_class, p.created, now_, p.has(kFlagMeasured));
     Packet* ack = nullptr;
-    if (env_.config.acks || env_.mechanism.requires_acks()) {
+    if (acks_) {
       ack = &env_.packets.control(PacketKind::Ack, p, id_, p.src, now_);
       ack->amount = p.size;  // flits acknowledged
       ack->ref = p.ref;
@@ -192,20 +267,20 @@ void Nic::eject(const Packet& cp) {
     if (ack && env_.packets.watch()) env_.packets.watch()->answered(p, *ack, now_, name());
     if (ack) send_control(*ack);
   } else {
-    if (p.kind == PacketKind::Ack || p.kind == PacketKind::Nack) {
-      // Each injected data packet is answered once: ACK (delivered) or NACK (dropped).
+    const Answer answer = env_.packets.format().answer(p.kind);
+    if (answer != Answer::None) {
+      // Each injected data packet is answered once: delivered (ACK) or refused (e.g. dropped).
       if (counters_.unacked == 0)
-        fail(std::string(to_string(p.kind)) + " without an outstanding data packet (message " + std::to_string(p.message) +
-             " seq " + std::to_string(p.seq) + ")");
+        fail(env_.packets.format().kind_name(p.kind) + " without an outstanding data packet (message " +
+             std::to_string(p.message) + " seq " + std::to_string(p.seq) + ")");
       --counters_.unacked;
-      if (p.kind == PacketKind::Ack) {
+      if (answer == Answer::Delivered) {
         ++counters_.acks_received;
         if (keep_sent_ && sent_.erase(SentKey{p.message, p.seq}) != 1)
-          fail("ACK for message " + std::to_string(p.message) + " seq " + std::to_string(p.seq) +
-               " that is not in the retransmit buffer (duplicate delivery?)");
+          fail(env_.packets.format().kind_name(p.kind) + " for message " + std::to_string(p.message) + " seq " +
+               std::to_string(p.seq) + " that is not in the retransmit buffer (duplicate delivery?)");
       } else {
-        ++counters_.nacks_received;
-        if (p.has(kFlagHasTime)) ++counters_.nacks_timed;
+        ++counters_.refusals_received;
       }
     }
     if (hooks_) hooks_->on_control(*this, p);
@@ -214,10 +289,12 @@ void Nic::eject(const Packet& cp) {
 }
 
 void Nic::send_control(Packet& p) {
+  if (p.kind == PacketKind::Data) fail("send_control of a data packet (" + std::to_string(p.id) + ")");
   p.src = id_;
-  const std::uint8_t vnet = env_.mechanism.vnet_of(p);
-  if (p.created == 0 && p.kind != PacketKind::Data) p.created = now_;
-  control_queues_[vnet].push_back(p.id);
+  p.vnet = env_.vnets.vnet_of(p);
+  if (p.vnet >= control_queues_.size()) fail("control packet on nonexistent vnet " + std::to_string(p.vnet));
+  if (p.created == 0) p.created = now_;
+  control_queues_[p.vnet].push_back(p.id);
   ++control_queued_;
 }
 
@@ -233,7 +310,7 @@ VcId Nic::choose_vc(std::uint8_t vnet, VcId exclude) const {
   return best;
 }
 
-void Nic::update_ready(NodeId dst) { engine_.set_nonempty(dst, send_queues_[dst].head >= 0 && now_ >= hold_until_[dst]); }
+void Nic::update_ready(NodeId dst) { policy_set_ready(dst, send_queues_[dst].head >= 0 && now_ >= hold_until_[dst]); }
 
 void Nic::hold(NodeId dst, Cycle until) {
   hold_until_[dst] = until;
@@ -256,10 +333,26 @@ bool Nic::head_message(NodeId dst, MessageId& id) const {
   return true;
 }
 
-bool Nic::retransmit(MessageId message, std::uint32_t seq, Cycle at, bool speculative) {
+SendQueueLength Nic::send_queue(NodeId dst) const {
+  // Walked on demand (the queues keep no counts: one per destination per NIC adds up).
+  if (dst >= send_queues_.size()) fail("send_queue of nonexistent node " + std::to_string(dst));
+  SendQueueLength n;
+  for (std::int32_t k = send_queues_[dst].head; k >= 0; k = messages_[k].next) {
+    const Message& m = messages_[k];
+    if (m.packetized == m.size) continue;  // fully formed, leaving the queue this cycle
+    ++n.messages;
+    n.packets += m.packets - m.next_seq;
+    n.flits += m.size - m.packetized;
+  }
+  return n;
+}
+
+bool Nic::retransmit(MessageId message, std::uint32_t seq, Cycle at, std::uint32_t flags) {
+  if (flags & ~env_.packets.format().mechanism_flags())
+    fail("retransmit with flags that are not the mechanism's (" + env_.packets.format().flag_names(flags) + ")");
   const SentKey key{message, seq};
   if (!keep_sent_ || !sent_.count(key)) return false;
-  scheduled_.push(Scheduled{std::max(at, now_), scheduled_order_++, key, speculative});
+  scheduled_.push(Scheduled{std::max(at, now_), scheduled_order_++, key, flags});
   return true;
 }
 
@@ -269,23 +362,16 @@ void Nic::start_retransmission() {
   scheduled_.pop();
   const auto it = sent_.find(s.key);
   if (it == sent_.end()) fail("retransmission of a packet that is no longer in the retransmit buffer");
-  const Sent& e = it->second;
+  // The same packet again (kernel fields and the mechanism's payload as formed), with the
+  // mechanism flags the retransmission asked for; routing state and timestamps start afresh.
+  const Packet& formed = it->second.packet;
   Packet& p = env_.packets.allocate();
-  p.kind = PacketKind::Data;
-  p.src = id_;
-  p.dst = e.dst;
-  p.size = e.size;
-  p.message = s.key.message;
-  p.seq = s.key.seq;
-  p.message_packets = e.message_packets;
-  p.amount = e.message_size;
-  p.created = e.created;
-  p.traffic_class = e.traffic_class;
-  p.ref = p.id;
-  p.set(kFlagRetransmit);
-  if (e.measured) p.set(kFlagMeasured);
-  if (s.speculative) p.set(kFlagSpeculative);
-  p.vnet = env_.mechanism.vnet_of(p);
+  const PacketId pid = p.id;
+  p = formed;
+  p.id = pid;
+  p.ref = pid;
+  p.flags = kFlagRetransmit | (formed.flags & kFlagMeasured) | s.flags;
+  p.vnet = env_.vnets.vnet_of(p);
   retx_stream_.packet = p.id;
   retx_stream_.next_flit = 0;
   retx_stream_.vc = kNoVc;  // assigned when a VC not used by the data stream is free
@@ -307,10 +393,12 @@ void Nic::start_streams() {
     }
   }
   start_retransmission();
-  // Data: the injection engine grants a send queue when the data stream is free.
-  engine_grant_ = queued_messages_ ? engine_.pick(now_, !data_stream_.busy()) : -1;
-  if (engine_grant_ < 0) return;
-  const auto dst = static_cast<NodeId>(engine_grant_);
+  // Data: the injection policy grants a send queue when the data stream is free.
+  policy_grant_ = queued_messages_ && !data_stream_.busy() ? policy_pick() : -1;
+  if (policy_grant_ < 0) return;
+  if (static_cast<std::uint32_t>(policy_grant_) >= env_.num_nodes || send_queues_[policy_grant_].head < 0)
+    fail("injection policy granted send queue " + std::to_string(policy_grant_) + ", which has nothing to send");
+  const auto dst = static_cast<NodeId>(policy_grant_);
   SendQueue& q = send_queues_[dst];
   Message& m = messages_[q.head];
   const std::uint32_t size = std::min(env_.config.max_packet, m.size - m.packetized);
@@ -329,22 +417,13 @@ void Nic::start_streams() {
   if (m.measured) p.set(kFlagMeasured);
   m.packetized += size;
   if (hooks_) hooks_->on_packet_formed(*this, p);
-  p.vnet = env_.mechanism.vnet_of(p);
+  p.vnet = env_.vnets.vnet_of(p);
   if (env_.packets.watch()) env_.packets.watch()->formed(p, now_, name());
   if (keep_sent_) {
-    Sent e;
-    e.dst = dst;
-    e.size = p.size;
-    e.seq = p.seq;
-    e.message_packets = p.message_packets;
-    e.message_size = m.size;
-    e.created = p.created;
-    e.traffic_class = p.traffic_class;
-    e.measured = m.measured;
-    sent_.emplace(SentKey{p.message, p.seq}, e);
+    sent_.emplace(SentKey{p.message, p.seq}, Sent{p, kNever});
     counters_.retransmit_buffer_peak = std::max<std::uint64_t>(counters_.retransmit_buffer_peak, sent_.size());
   }
-  engine_len_ = size;
+  policy_len_ = size;
   data_stream_.packet = p.id;
   data_stream_.next_flit = 0;
   data_stream_.vc = kNoVc;  // assigned in send_flit
@@ -353,7 +432,7 @@ void Nic::start_streams() {
     q.head = m.next;
     if (q.head < 0) {
       q.tail = -1;
-      engine_.set_nonempty(dst, false);
+      policy_set_ready(dst, false);
     }
     free_messages_.push_back(done);
     --queued_messages_;
@@ -375,8 +454,7 @@ void Nic::send_flit() {
   auto add = [&](const Stream& s) {
     if (!s.busy() || s.vc == kNoVc) return;
     const Packet& p = env_.packets[s.packet];
-    requests_.push_back(blocks::OutputArbiter::Request{s.vc, env_.vnet_priority[env_.mechanism.vnet_of(p)], p.size,
-                                                       s.next_flit == 0});
+    requests_.push_back(blocks::OutputArbiter::Request{s.vc, env_.vnet_priority[p.vnet], p.size, s.next_flit == 0});
   };
   add(data_stream_);
   add(retx_stream_);
@@ -395,7 +473,7 @@ void Nic::send_flit() {
   f.head = s->next_flit == 0;
   f.tail = s->next_flit + 1u == p.size;
   send_ = f;
-  send_prio_ = env_.vnet_priority[env_.mechanism.vnet_of(p)];
+  send_prio_ = env_.vnet_priority[p.vnet];
   ++counters_.flits_injected;
   if (f.head) {
     p.injected = now_;
@@ -422,11 +500,9 @@ void Nic::commit_and_write() {
       fail("injection credit counter violation (credits beyond the router's buffer depth)");
     gives_.clear();
   }
-  // The engine's state changes only with a grant, a BECN or its timer.
-  if (engine_grant_ >= 0 || !becn_.empty() || engine_.params().timer_period != 0)
-    engine_.commit(now_, engine_grant_, engine_len_, becn_.data(), becn_.size());
-  becn_.clear();
-  engine_grant_ = -1;
+  // A policy's state changes with a grant, or on every cycle for clocked ones (timers).
+  if (policy_grant_ >= 0 || policy_clocked_) policy_commit(policy_grant_, policy_len_);
+  policy_grant_ = -1;
   if (send_ != last_written_) {
     flit_out_if_->write(send_);
     last_written_ = send_;
@@ -446,7 +522,8 @@ void Nic::commit_and_write() {
 void Nic::dump_state(std::ostream& os) const {
   os << name() << " (node " << id_ << ") at cycle " << now_ << ": " << queued_messages_ << " messages queued, "
      << control_queued_ << " control packets queued, " << counters_.unacked << " unacknowledged, "
-     << sent_.size() << " in the retransmit buffer, " << scheduled_.size() << " retransmissions scheduled";
+     << sent_.size() << " in the retransmit buffer, " << scheduled_.size() << " retransmissions scheduled, "
+     << held_packets_ << " delivered packets held, " << eject_waiting_flits_ << " flits waiting in stalled ejection";
   if (data_stream_.busy()) os << ", streaming packet " << data_stream_.packet << " flit " << data_stream_.next_flit
                               << " on vc " << data_stream_.vc << " (credits " << arbiter_.credits(data_stream_.vc) << ")";
   os << "\n";
@@ -463,6 +540,8 @@ void Nic::check_quiescent() const {
   for (VcId v = 0; v < env_.num_vcs; ++v)
     if (arbiter_.credits(v) != env_.inject_depth) os << "injection vc " << v << " credits " << arbiter_.credits(v) << "; ";
   if (!reassembly_.empty()) os << reassembly_.size() << " messages partially reassembled; ";
+  if (held_packets_) os << held_packets_ << " received packets held (never delivered); ";
+  if (eject_waiting_flits_) os << eject_waiting_flits_ << " flits waiting in a stalled ejection buffer; ";
   if (!os.str().empty()) fail("not quiescent after drain: " + os.str());
 }
 

@@ -4,16 +4,17 @@
 // b_transport (payload: MessageRequest). Posted messages become visible to the NIC one cycle
 // later, so results never depend on the order in which the generator and NIC run.
 //
-// Source: one send queue per destination (queue-pair style). The injection engine (mirrored
-// block systemc/blocks/injection_engine) grants a queue round-robin per packet when the data
-// path is free; the head message is segmented into packets of at most nic.max_packet flits.
-// Control packets (ACKs, ...) wait in one FIFO per vnet. A per-output credit arbiter (the
+// Source: one send queue per destination (queue-pair style). An injection policy
+// (nic/injection_policy.hpp: round-robin per packet unless the mechanism supplies its own)
+// grants a queue when the data path is free; the head message is segmented into packets of at
+// most nic.max_packet flits. Control packets (ACKs, ...) wait in one FIFO per vnet. A per-output credit arbiter (the
 // router's OutputArbiter block) picks, each cycle, which stream sends a flit to the router,
 // by vnet priority and downstream credits.
 //
 // Destination: ejects one flit per cycle into its ejection buffer and frees it at once
-// (credits return after nic.credit_delay); a data packet's tail completes it (latency
-// statistics, ACK, reassembly of multi-packet messages).
+// (credits return after nic.credit_delay) unless the mechanism stalls that vnet's ejection; a
+// data packet's tail is delivered (latency statistics, ACK, reassembly of multi-packet
+// messages), now or, if the mechanism holds it, when the mechanism releases it.
 #pragma once
 
 #include <memory>
@@ -24,31 +25,25 @@
 #include <unordered_map>
 #include <vector>
 
-#include "blocks/injection_engine.hpp"
 #include "blocks/output_arbiter.hpp"
+#include "core/counters.hpp"
 #include "core/flit.hpp"
+#include "core/network_stats.hpp"
 #include "core/packet.hpp"
 #include "core/ring.hpp"
+#include "core/trace_sink.hpp"
 #include "nic/hooks.hpp"
+#include "nic/host_message.hpp"
+#include "nic/injection_policy.hpp"
 #include "nic/nic_config.hpp"
 #include "nic/nic_probe.hpp"
 
 namespace ccnet {
 
-class Mechanism;
-class NetworkStats;
-class TraceSink;
-
-// What a host posts through the TLM socket (generic payload data pointer, command WRITE).
-struct MessageRequest {
-  NodeId dst = 0;
-  std::uint32_t size = 1;  // flits
-  std::uint8_t traffic_class = 0;
-};
 
 struct NicEnv {
   const NicConfig& config;
-  const Mechanism& mechanism;
+  const VnetClassifier& vnets;  // the mechanism's vnet rule
   PacketPool& packets;
   NetworkStats& stats;
   std::uint32_t num_nodes;
@@ -60,6 +55,9 @@ struct NicEnv {
   std::uint32_t link_latency;
   bool vct;
   bool latency_from_first_injection;
+  bool acks;              // destinations acknowledge every data packet
+  bool keep_sent;         // keep every unacknowledged data packet for retransmission (needs acks)
+  Cycle series_window;    // of the mechanism's time series
   sc_core::sc_time period;
 };
 
@@ -71,15 +69,13 @@ struct NicCounters {
   std::uint64_t flits_ejected = 0;
   std::uint64_t data_packets_received = 0;
   std::uint64_t acks_received = 0;
-  std::uint64_t unacked = 0;  // data packets sent and not yet acknowledged
-  std::uint64_t becns = 0;    // congestion notifications acted on (ECN)
-  std::uint64_t nacks_received = 0;
-  std::uint64_t nacks_timed = 0;         // NACKs carrying a retransmission time (LHRP last-hop drops)
+  std::uint64_t unacked = 0;  // data packets sent and not yet answered (Answer::Delivered or Refused)
+  std::uint64_t refusals_received = 0;   // answers saying a data packet was not delivered
   std::uint64_t retransmissions = 0;     // data packets sent again from the retransmit buffer
   std::uint64_t retransmit_buffer_peak = 0;  // most unacknowledged packets held at once
 };
 
-class Nic : public sc_core::sc_module, public NicApi {
+class Nic final : public sc_core::sc_module, public NicApi, public TracedComponent {
  public:
   sc_core::sc_in<bool> clk{"clk"};
   sc_core::sc_out<Flit> flit_out{"flit_out"};
@@ -89,24 +85,29 @@ class Nic : public sc_core::sc_module, public NicApi {
   tlm_utils::simple_target_socket<Nic> host{"host"};
 
   SC_HAS_PROCESS(Nic);
-  Nic(sc_core::sc_module_name name, NodeId id, NicEnv env, std::unique_ptr<NicHooks> hooks);
+  Nic(sc_core::sc_module_name name, NodeId id, NicEnv env);
   ~Nic() override;
+  // The mechanism's hooks for this NIC (created after the NIC, see Mechanism::nic_hooks); call
+  // before the simulation starts.
+  void attach(std::unique_ptr<NicHooks> hooks);
 
   // NicApi
   NodeId id() const override { return id_; }
   Cycle now() const override { return now_; }
   PacketPool& packets() override { return env_.packets; }
+  std::uint32_t num_nodes() const override { return env_.num_nodes; }
+  bool measuring() const override { return env_.stats.in_window(now_); }
   void send_control(Packet& p) override;
-  blocks::InjectionEngine& engine() override { return engine_; }
   void hold(NodeId dst, Cycle until) override;
   bool head_message(NodeId dst, MessageId& id) const override;
-  bool retransmit(MessageId message, std::uint32_t seq, Cycle at, bool speculative) override;
-  void becn(NodeId dst) override {
-    becn_.push_back(dst);
-    ++counters_.becns;
-  }
+  SendQueueLength send_queue(NodeId dst) const override;
+  bool retransmit(MessageId message, std::uint32_t seq, Cycle at, std::uint32_t flags) override;
+  void deliver(PacketId held) override;
+  void stall_ejection(std::uint8_t vnet, bool stalled) override;
 
   const NicCounters& counters() const { return counters_; }
+  // The mechanism's counters registered by this NIC's hooks (core/counters.hpp).
+  CounterSet& mechanism_counters() { return cc_counters_; }
   // Messages queued at the source and not yet fully injected.
   std::uint64_t queued_messages() const { return queued_messages_ + posted_.size(); }
   std::uint32_t credits(VcId vc) const { return arbiter_.credits(vc); }
@@ -115,8 +116,9 @@ class Nic : public sc_core::sc_module, public NicApi {
   NicHooks* hooks() { return hooks_.get(); }
   // Waveforms (nic_trace.cpp, docs/tracing.md): registers channels and state with `sink`; the
   // trace-only state is kept current only while set_tracing(true).
-  void trace(TraceSink& sink);
-  void set_tracing(bool on);
+  std::string trace_scope() const override { return name(); }
+  void trace(TraceSink& sink) override;
+  void set_tracing(bool on) override;
 
  private:
   struct Message {
@@ -143,15 +145,10 @@ class Nic : public sc_core::sc_module, public NicApi {
   struct Reassembly {
     std::uint32_t received = 0;
   };
-  // Source copy of an unacknowledged data packet (retransmit buffer).
+  // Source copy of an unacknowledged data packet (retransmit buffer): the packet as formed.
   struct Sent {
-    NodeId dst = 0;
-    std::uint16_t size = 0;
-    std::uint32_t seq = 0, message_packets = 1, message_size = 0;
-    Cycle created = 0;
+    Packet packet;
     Cycle first_injected = kNever;
-    std::uint8_t traffic_class = 0;
-    bool measured = false;
   };
   struct SentKey {
     MessageId message;
@@ -166,7 +163,7 @@ class Nic : public sc_core::sc_module, public NicApi {
     Cycle at;
     std::uint64_t order;
     SentKey key;
-    bool speculative;
+    std::uint32_t flags;  // mechanism flag bits of the resent packet
     bool operator>(const Scheduled& o) const { return at != o.at ? at > o.at : order > o.order; }
   };
 
@@ -176,7 +173,10 @@ class Nic : public sc_core::sc_module, public NicApi {
   bool idle() const;
   void ingest_posted();
   void receive();
+  [[gnu::always_inline]] inline void eject_flit(const Flit& g);
   void eject(const Packet& p);
+  void deliver_now(Packet& p);
+  void drain_stalled();
   void start_streams();
   void start_retransmission();
   void send_flit();
@@ -187,8 +187,10 @@ class Nic : public sc_core::sc_module, public NicApi {
   bool watching(const Packet& p) const { return env_.packets.watch() && p.has(kFlagWatched); }
   void watch_injected(const Packet& p, VcId vc);
   void watch_ejected(const Packet& p);
+  std::string mechanism_flags_text(const Packet& p) const;
   void wake_holds();
   void update_ready(NodeId dst);
+  std::uint8_t vnet_of_vc(VcId vc) const { return static_cast<std::uint8_t>(vc / (env_.vc_levels * env_.vcs_per_level)); }
   // Least-loaded level-0 VC of `vnet` other than `exclude` (kNoVc if none is free).
   VcId choose_vc(std::uint8_t vnet, VcId exclude = kNoVc) const;
   [[noreturn]] void fail(const std::string& what) const;
@@ -196,7 +198,22 @@ class Nic : public sc_core::sc_module, public NicApi {
   NodeId id_;
   NicEnv env_;
   std::unique_ptr<NicHooks> hooks_;
-  blocks::InjectionEngine engine_;
+  std::uint32_t hook_uses_ = 0;
+  // The injection policy: round_robin_, or the mechanism's (own_policy_). Calls go through these
+  // helpers so that the default costs no virtual call.
+  RoundRobinInjection round_robin_;
+  InjectionPolicy* policy_;
+  bool own_policy_ = false;
+  bool policy_clocked_ = false;
+  void policy_set_ready(NodeId dst, bool ready) {
+    if (own_policy_) policy_->set_ready(dst, ready);
+    else round_robin_.set_ready(dst, ready);
+  }
+  int policy_pick() const { return own_policy_ ? policy_->pick(now_) : round_robin_.pick(now_); }
+  void policy_commit(int granted, std::uint32_t flits) {
+    if (own_policy_) policy_->commit(now_, granted, flits);
+    else round_robin_.commit(now_, granted, flits);
+  }
   blocks::OutputArbiter arbiter_;
   Cycle now_ = 0;
   std::uint64_t period_ps_;
@@ -218,15 +235,24 @@ class Nic : public sc_core::sc_module, public NicApi {
   Ring<std::pair<Cycle, CreditLanes>> credit_link_;
   Ring<std::pair<Cycle, VcId>> credit_return_;
   std::vector<std::uint16_t> gives_;
-  std::vector<std::uint32_t> becn_;
   std::vector<blocks::OutputArbiter::Request> requests_;
-  int engine_grant_ = -1;
-  std::uint32_t engine_len_ = 0;
+  int policy_grant_ = -1;
+  std::uint32_t policy_len_ = 0;
   Flit send_;
   std::uint32_t send_prio_ = 0;
   Flit last_written_;
   CreditLanes last_credit_written_;
   std::vector<std::uint32_t> eject_occupancy_;  // per VC (flits received, not yet freed)
+  // Ejection stalls (stall_ejection): per vnet; flits of a stalled vnet wait in their VC's FIFO.
+  std::vector<std::uint8_t> eject_stalled_;
+  std::vector<Ring<Flit>> eject_waiting_;  // per VC
+  std::uint32_t eject_waiting_flits_ = 0;
+  bool any_stall_ = false;
+  bool eject_slow_ = false;  // any_stall_ || eject_waiting_flits_: arriving flits take the slow path
+  // Delivery holds (on_data_arrival): held data packets, and those released this cycle.
+  std::uint64_t held_packets_ = 0;
+  std::vector<PacketId> releasing_;
+  bool delivering_ = false;
   std::unordered_map<MessageId, Reassembly> reassembly_;
   bool keep_sent_ = false;
   bool acks_ = true;
@@ -236,6 +262,7 @@ class Nic : public sc_core::sc_module, public NicApi {
   std::vector<Cycle> hold_until_;  // per send queue: no new packet before this cycle
   std::priority_queue<std::pair<Cycle, NodeId>, std::vector<std::pair<Cycle, NodeId>>, std::greater<>> wakes_;
   NicCounters counters_;
+  CounterSet cc_counters_;
   std::unique_ptr<NicProbe> probe_;  // trace-only state, for NICs selected for tracing
   NicProbe* probe_live_ = nullptr;   // probe_ while the trace window is open
   const sc_core::sc_signal_in_if<Flit>* flit_in_if_ = nullptr;

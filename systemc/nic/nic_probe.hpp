@@ -10,7 +10,6 @@ namespace ccnet {
 
 struct NicProbe {
   std::vector<std::uint32_t> inject_credits;  // per VC of the router's terminal input
-  std::uint32_t throttled = 0;                // send queues with CCTI > 0 (ECN rate control)
 };
 
 }  // namespace ccnet

@@ -30,11 +30,10 @@ void Nic::trace(TraceSink& s) {
   s.value(counters_.unacked, "unacked");
   s.value(counters_.packets_injected, "packets_injected");
   s.value(counters_.packets_ejected, "packets_ejected");
-  s.value(counters_.becns, "becns");
-  s.value(counters_.nacks_received, "nacks_received");
+  s.value(counters_.refusals_received, "refusals_received");
   s.value(counters_.retransmissions, "retransmissions");
-  s.value(pr.throttled, "engine.throttled");
   if (hooks_) hooks_->trace(s);
+  if (policy_ != &round_robin_) policy_->trace(s);
 }
 
 void Nic::set_tracing(bool on) {
@@ -45,7 +44,6 @@ void Nic::set_tracing(bool on) {
 void Nic::update_probe() {
   NicProbe& pr = *probe_live_;
   for (VcId v = 0; v < env_.num_vcs; ++v) pr.inject_credits[v] = arbiter_.credits(v);
-  pr.throttled = static_cast<std::uint32_t>(engine_.throttled());
 }
 
 // ---- packet watch ----------------------------------------------------------------------------------
@@ -55,11 +53,17 @@ void Nic::watch_injected(const Packet& p, VcId vc) {
                               fmt::format("vc={} waited={}", vc, p.kind == PacketKind::Data ? now_ - p.created : 0));
 }
 
+// " name=1" for each mechanism flag the packet carries (e.g. a congestion mark).
+std::string Nic::mechanism_flags_text(const Packet& p) const {
+  const std::uint32_t f = p.flags & env_.packets.format().mechanism_flags();
+  return f ? " " + env_.packets.format().flag_names(f, "=1 ") + "=1" : std::string();
+}
+
 void Nic::watch_ejected(const Packet& p) {
   env_.packets.watch()->event(
       now_, p, name(), "ejected",
       fmt::format("latency={} network_latency={} hops={}{}", now_ - p.created,
-                  p.injected == kNever ? 0 : now_ - p.injected, p.hops, p.has(kFlagFecn) ? " fecn=1" : ""));
+                  p.injected == kNever ? 0 : now_ - p.injected, p.hops, mechanism_flags_text(p)));
 }
 
 }  // namespace ccnet

@@ -4,17 +4,15 @@
 #include <ostream>
 #include <sstream>
 
-#include "cc/mechanism.hpp"
 #include "core/error.hpp"
 
 namespace ccnet {
 
-Router::Router(sc_core::sc_module_name name, RouterId id, std::vector<RouterPortSpec> ports, RouterEnv env,
-               std::unique_ptr<RouterHooks> hooks)
+Router::Router(sc_core::sc_module_name name, RouterId id, std::vector<RouterPortSpec> ports, RouterEnv env)
     : sc_core::sc_module(name),
       id_(id),
       env_(std::move(env)),
-      hooks_(std::move(hooks)),
+      cc_counters_(env_.series_window),
       rng_(env_.seed, std::string(this->name()) + ".routing"),
       route_state_(env_.routing.make_state(id)) {
   const RouterConfig& cfg = env_.config;
@@ -52,6 +50,8 @@ Router::Router(sc_core::sc_module_name name, RouterId id, std::vector<RouterPort
   };
   for (PortId p = 0; p < nports; ++p) {
     const RouterPortSpec& spec = ports[p];
+    port_info_.push_back(PortInfo{spec.peer, spec.connected() ? spec.in_depth : 0, spec.connected() ? spec.out_depth : 0,
+                                  spec.connected() ? spec.latency : 0});
     inputs_.push_back(make_input(spec, spec.connected() ? spec.in_depth : 0, false));
     OutputPort out;
     out.spec = spec;
@@ -85,6 +85,11 @@ Router::Router(sc_core::sc_module_name name, RouterId id, std::vector<RouterPort
 
 Router::~Router() = default;
 
+void Router::attach(std::unique_ptr<RouterHooks> hooks) {
+  hooks_ = std::move(hooks);
+  hook_uses_ = hooks_ ? hooks_->uses() : 0;
+}
+
 void Router::fail(const std::string& what) const {
   std::ostringstream os;
   os << name() << " @cycle " << now_ << ": " << what;
@@ -105,7 +110,7 @@ void Router::end_of_elaboration() {
 void Router::tick() {
   now_ = sc_core::sc_time_stamp().value() / period_ps_;
   receive();
-  if (hooks_ && hooks_->wants_head_scan()) scan_queue_heads();
+  if (hook_uses_ & RouterHooks::kHeadScan) scan_queue_heads();
   if (!va_list_.empty()) allocate_vcs();
   if (!sa_list_.empty()) allocate_switch();
   if (in_traversal_) traverse();
@@ -161,8 +166,14 @@ void Router::accept_flit(PortId port, const Flit& f) {
       fail("head flit " + to_text(f) + " on input " + std::to_string(port) + " VC " + std::to_string(f.vc) +
            " before the previous packet's tail");
     Packet& pkt = env_.packets[f.packet];
-    RouteContext ctx{id_, port, pkt, rng_, *this, route_state_.get()};
-    const RouteResult r = env_.routing.route(ctx);
+    pkt.hop_arrival = now_;
+    RouteResult r;
+    if (__builtin_expect((hook_uses_ & RouterHooks::kRouting) != 0, 0)) {
+      r = hooks_->route(*this, pkt, port);
+    } else {
+      RouteContext ctx{id_, port, pkt, rng_, *this, route_state_.get()};
+      r = env_.routing.route(ctx);
+    }
     if (r.port >= num_ports() || !ports_[r.port].spec.connected())
       fail("routing chose unconnected output " + std::to_string(r.port) + " for packet " + std::to_string(pkt.id) +
            " to node " + std::to_string(pkt.dst));
@@ -523,9 +534,16 @@ bool Router::can_emit(std::uint8_t vnet, std::uint32_t flits) const {
   return ivc.capacity - ivc.used >= flits;
 }
 
+RouteResult Router::default_route(Packet& p, PortId in_port) {
+  RouteContext ctx{id_, in_port, p, rng_, *this, route_state_.get()};
+  return env_.routing.route(ctx);
+}
+
 bool Router::emit(Packet& p) {
-  const std::uint8_t vnet = env_.mechanism.vnet_of(p);
+  const std::uint8_t vnet = env_.vnets.vnet_of(p);
+  if (vnet >= env_.vnet_priority.size()) fail("emit of a packet on nonexistent vnet " + std::to_string(vnet));
   if (!can_emit(vnet, p.size)) return false;
+  p.vnet = vnet;
   const auto port = static_cast<PortId>(inputs_.size() - 1);
   p.injected = now_;
   for (std::uint16_t i = 0; i < p.size; ++i) {
@@ -552,7 +570,38 @@ std::uint32_t Router::credits(PortId port, VcId vc) const {
   return cioq_ ? out.arbiter.credits(vc) : out.credits[vc].count();
 }
 
-std::uint32_t Router::input_occupancy(PortId port, VcId vc) const { return inputs_[port].vcs[vc].used; }
+std::uint32_t Router::input_occupancy(PortId port, VcId vc) const { return inputs_.at(port).vcs.at(vc).used; }
+
+std::uint32_t Router::output_queue_occupancy(PortId port, VcId vc) const {
+  return static_cast<std::uint32_t>(ports_.at(port).vcs.at(vc).queue.size());
+}
+
+void Router::visit_input(PortId in, const QueuedPacketVisitor& visit) {
+  const InputPort& ip = inputs_.at(in);
+  for (VcId v = 0; v < num_vcs_; ++v) {
+    const InputVc& ivc = ip.vcs[v];
+    if (ivc.used == 0) continue;
+    for (std::uint32_t qi = v * queues_per_vc_; qi < (v + 1u) * queues_per_vc_; ++qi)
+      for (std::int32_t k = ip.queues[qi].head; k >= 0; k = ivc.slots[k].next) {
+        const Slot& s = ivc.slots[k];
+        if (s.flit.head) visit(env_.packets[s.flit.packet], QueuedAt{in, v, s.out_port, false});
+      }
+  }
+}
+
+void Router::visit_output(PortId out, const QueuedPacketVisitor& visit) {
+  if (out >= num_ports()) fail("visit_output of nonexistent port " + std::to_string(out));
+  for (PortId in = 0; in < inputs_.size(); ++in)
+    visit_input(in, [&](Packet& p, const QueuedAt& at) {
+      if (at.out_port == out) visit(p, at);
+    });
+  const OutputPort& op = ports_[out];
+  for (VcId v = 0; v < num_vcs_; ++v) {
+    const Ring<Flit>& q = op.vcs[v].queue;
+    for (std::size_t i = 0; i < q.size(); ++i)
+      if (q[i].head) visit(env_.packets[q[i].packet], QueuedAt{kNoPort, v, out, true});
+  }
+}
 
 std::uint32_t Router::output_occupancy(PortId port) const {
   const OutputPort& out = ports_[port];
@@ -581,7 +630,10 @@ void Router::dump_state(std::ostream& os) const {
         if (q.head >= 0) {
           const Flit& f = ivc.slots[q.head].flit;
           const Packet& pk = env_.packets[f.packet];
-          os << ", head " << f << " (" << to_string(pk.kind) << " " << pk.src << "->" << pk.dst << ", size " << pk.size << ")";
+          os << ", head " << f << " (" << env_.packets.format().kind_name(pk.kind) << " " << pk.src << "->" << pk.dst
+             << ", size " << pk.size;
+          if (pk.flags) os << ", flags " << env_.packets.format().flag_names(pk.flags);
+          os << ")";
         }
         os << "\n";
       }

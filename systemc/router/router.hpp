@@ -28,9 +28,11 @@
 #include "blocks/credit_counter.hpp"
 #include "blocks/output_arbiter.hpp"
 #include "blocks/switch_allocator.hpp"
+#include "core/counters.hpp"
 #include "core/flit.hpp"
 #include "core/packet.hpp"
 #include "core/ring.hpp"
+#include "core/trace_sink.hpp"
 #include "core/rng.hpp"
 #include "router/hooks.hpp"
 #include "router/router_config.hpp"
@@ -39,8 +41,6 @@
 
 namespace ccnet {
 
-class Mechanism;
-class TraceSink;
 
 struct RouterPortSpec {
   PortPeer peer;
@@ -56,11 +56,12 @@ struct RouterEnv {
   const RouterConfig& config;
   const Topology& topology;
   const RoutingFunction& routing;
-  const Mechanism& mechanism;
+  const VnetClassifier& vnets;  // the mechanism's vnet rule (packets the switch emits)
   PacketPool& packets;
   std::uint8_t vc_levels;
   std::vector<std::uint8_t> vnet_priority;  // per vnet
   std::uint64_t seed;
+  Cycle series_window;  // of the mechanism's time series
   sc_core::sc_time period;
 };
 
@@ -74,7 +75,7 @@ struct RouterCounters {
   std::uint64_t last_progress = 0;  // cycle of the last flit movement
 };
 
-class Router : public sc_core::sc_module, public RouterApi, public CongestionView {
+class Router final : public sc_core::sc_module, public RouterApi, public CongestionView, public TracedComponent {
  public:
   sc_core::sc_in<bool> clk{"clk"};
   sc_core::sc_vector<sc_core::sc_in<Flit>> flit_in{"flit_in"};
@@ -83,29 +84,43 @@ class Router : public sc_core::sc_module, public RouterApi, public CongestionVie
   sc_core::sc_vector<sc_core::sc_out<CreditLanes>> credit_out{"credit_out"};
 
   SC_HAS_PROCESS(Router);
-  Router(sc_core::sc_module_name name, RouterId id, std::vector<RouterPortSpec> ports, RouterEnv env,
-         std::unique_ptr<RouterHooks> hooks);
+  Router(sc_core::sc_module_name name, RouterId id, std::vector<RouterPortSpec> ports, RouterEnv env);
   ~Router() override;
+  // The mechanism's hooks for this router (created after the router, see
+  // Mechanism::router_hooks); call before the simulation starts.
+  void attach(std::unique_ptr<RouterHooks> hooks);
 
   // RouterApi
   RouterId id() const override { return id_; }
   Cycle now() const override { return now_; }
   PacketPool& packets() override { return env_.packets; }
   const Topology& topology() const override { return env_.topology; }
+  PortId num_ports() const override { return static_cast<PortId>(ports_.size()); }
+  const PortInfo& port(PortId p) const override { return port_info_.at(p); }
+  std::uint32_t output_buffer() const override { return env_.config.output_buffer; }
+  std::uint32_t num_vcs() const override { return num_vcs_; }
+  std::uint8_t vnet_of_vc(VcId vc) const override {
+    return static_cast<std::uint8_t>(vc / (env_.vc_levels * vcs_per_level_));
+  }
+  PortId terminal_port_of(NodeId n) const override;
+  std::uint32_t input_occupancy(PortId port, VcId vc) const override;
+  std::uint32_t input_occupancy(PortId port) const override { return inputs_.at(port).buffered; }
+  std::uint32_t output_credits(PortId port, VcId vc) const override { return credits(port, vc); }
+  std::uint32_t output_queue_occupancy(PortId port, VcId vc) const override;
+  // Also the CongestionView of adaptive routing.
+  std::uint32_t output_occupancy(PortId port) const override;
+  void visit_input(PortId in, const QueuedPacketVisitor& visit) override;
+  void visit_output(PortId out, const QueuedPacketVisitor& visit) override;
+  RouteResult default_route(Packet& p, PortId in_port) override;
   bool emit(Packet& p) override;
   bool can_emit(std::uint8_t vnet, std::uint32_t flits) const override;
-  PortId terminal_port_of(NodeId n) const override;
 
-  // CongestionView: credits in use plus output-queue occupancy of an output port.
-  std::uint32_t output_occupancy(PortId port) const override;
-
-  PortId num_ports() const { return static_cast<PortId>(ports_.size()); }
-  std::uint32_t num_vcs() const { return num_vcs_; }
   const RouterCounters& counters() const { return counters_; }
+  // The mechanism's counters registered by this router's hooks (core/counters.hpp).
+  CounterSet& mechanism_counters() { return cc_counters_; }
   std::uint64_t buffered_flits() const { return buffered_; }
   // Credits currently available for (output port, VC).
   std::uint32_t credits(PortId port, VcId vc) const;
-  std::uint32_t input_occupancy(PortId port, VcId vc) const;
   // Human-readable state for deadlock reports.
   void dump_state(std::ostream& os) const;
   // Throws ModelError unless the router is empty and every credit counter is full (call when
@@ -114,8 +129,9 @@ class Router : public sc_core::sc_module, public RouterApi, public CongestionVie
   RouterHooks* hooks() { return hooks_.get(); }
   // Waveforms (router_trace.cpp, docs/tracing.md): registers channels and state with `sink`;
   // the trace-only state is kept current only while set_tracing(true).
-  void trace(TraceSink& sink);
-  void set_tracing(bool on);
+  std::string trace_scope() const override { return name(); }
+  void trace(TraceSink& sink) override;
+  void set_tracing(bool on) override;
 
  private:
   struct Slot {
@@ -201,7 +217,6 @@ class Router : public sc_core::sc_module, public RouterApi, public CongestionVie
   VcId vc_for(std::uint8_t vnet, std::uint8_t level, std::uint32_t k) const {
     return static_cast<VcId>((vnet * env_.vc_levels + level) * vcs_per_level_ + k);
   }
-  std::uint8_t vnet_of_vc(VcId vc) const { return static_cast<std::uint8_t>(vc / (env_.vc_levels * vcs_per_level_)); }
   void list_add(std::vector<std::uint32_t>& list, std::uint32_t ref, Queue& q);
   void list_remove(std::vector<std::uint32_t>& list, Queue& q);
   Queue& queue_ref(std::uint32_t ref) { return inputs_[ref >> 16].queues[ref & 0xffff]; }
@@ -216,6 +231,9 @@ class Router : public sc_core::sc_module, public RouterApi, public CongestionVie
   RouterId id_;
   RouterEnv env_;
   std::unique_ptr<RouterHooks> hooks_;
+  std::uint32_t hook_uses_ = 0;  // RouterHooks::uses() of hooks_
+  std::vector<PortInfo> port_info_;
+  CounterSet cc_counters_;
   std::vector<InputPort> inputs_;   // ports, plus the control source last
   std::vector<OutputPort> ports_;
   std::uint32_t num_vcs_;

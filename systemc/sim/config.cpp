@@ -33,8 +33,8 @@ const Schema& SimConfig::schema() {
                "when all traffic has stopped: wait for the network to empty and check every buffer and credit counter")
         .field("clock_ghz", &SimConfig::clock_ghz, 1.0, "router clock (1 GHz: 1 cycle = 1 ns)", {0.001, 100.0})
         .field("latency_from_first_injection", &SimConfig::latency_from_first_injection, false,
-               "network latency of a retransmitted packet counts from its first (speculative) injection instead of "
-               "from the transmission that got through (paper 003 leaves this open; see docs/outputs.md)")
+               "network latency of a retransmitted packet counts from its first injection (of the copy the "
+               "network dropped) instead of from the transmission that got through (paper 003 leaves this open; see docs/outputs.md)")
         .field("memory_limit_mb", &SimConfig::memory_limit_mb, std::uint64_t{0},
                "refuse a network whose estimated memory exceeds this many MB (0 = half of the machine's memory; "
                "the estimate is in stats.json perf.memory_estimate_mb)",
@@ -137,10 +137,10 @@ std::shared_ptr<const BuiltConfig> build(const Config& c, const config::BindCont
   const Topology& topo = *b->topology;
   b->link_latency = per_class(topo, c.link.latency, "link.latency", ctx);
   b->buffer_depth = per_class(topo, c.router.buffer, "router.buffer", ctx);
-  // VCs per port, from the mechanism's virtual networks and the routing function's levels.
-  PortId max_ports = 0;
-  for (RouterId r = 0; r < topo.num_routers(); ++r) max_ports = std::max(max_ports, topo.num_ports(r));
-  const MechanismContext mctx{topo, c.router, c.seed, c.nic.acks, max_ports};
+  // VCs per port, from the mechanism's virtual networks and the routing function's levels (the
+  // network creates the mechanism again, with the packet format it runs with).
+  PacketFormat format;
+  const MechanismContext mctx{topo, c.router, c.seed, c.nic.acks, format};
   const auto vnets = static_cast<unsigned>(c.cc.params->create(mctx)->vnets().size());
   const unsigned levels = b->routing->vc_levels();
   const unsigned vcs = vnets * levels * c.router.vcs_per_level;

@@ -14,23 +14,23 @@ sc_core::sc_time period_of(const Config& cfg) { return sc_core::sc_time(1000.0 /
 }  // namespace
 
 Network::Network(sc_core::sc_module_name name, const Config& cfg)
-    : sc_core::sc_module(name), clk("clk", period_of(cfg)), cfg_(cfg), period_(period_of(cfg)) {
+    : sc_core::sc_module(name),
+      clk("clk", period_of(cfg)),
+      cfg_(cfg),
+      period_(period_of(cfg)),
+      extension_counters_(cfg.sim.series_window) {
   if (!cfg_.built) throw std::logic_error("Network: the Config was not built by load_config");
   const BuiltConfig& built = *cfg_.built;
   topology_ = built.topology;
   routing_ = built.routing;
   vc_levels_ = routing_->vc_levels();
-  PortId max_ports = 0;
-  for (RouterId r = 0; r < topology_->num_routers(); ++r) max_ports = std::max(max_ports, topology_->num_ports(r));
-  MechanismContext mctx{*topology_, cfg_.router, cfg_.seed, cfg_.nic.acks, max_ports};
+  MechanismContext mctx{*topology_, cfg_.router, cfg_.seed, cfg_.nic.acks, packets_.format()};
   mechanism_ = cfg_.cc.params->create(mctx);
   const auto vnets = mechanism_->vnets();
   std::vector<std::uint8_t> prio;
   for (const auto& v : vnets) prio.push_back(v.priority);
   const std::uint32_t num_vcs = static_cast<std::uint32_t>(vnets.size()) * vc_levels_ * cfg_.router.vcs_per_level;
-  if (num_vcs > 256)
-    throw config::ConfigError(cfg_.file + ": router.vcs_per_level: " + std::to_string(num_vcs) +
-                              " VCs per port (vnets x routing levels x vcs_per_level) exceeds 256");
+  // At most 256 (checked by load_config, naming router.vcs_per_level).
 
   // Traffic classes and their node groups (resolved by load_config).
   std::vector<ResolvedClass> classes;
@@ -48,7 +48,7 @@ Network::Network(sc_core::sc_module_name name, const Config& cfg)
     classes.push_back(std::move(rc));
   }
   stats_ = std::make_unique<NetworkStats>(topology_->num_nodes(), class_names, cfg_.sim.warmup, cfg_.sim.measure,
-                                          cfg_.sim.series_window);
+                                          cfg_.sim.series_window, packets_.format());
 
   const Topology& topo = *topology_;
   auto depth_of = [&](LinkClassId lc) { return built.buffer_depth[lc]; };
@@ -67,12 +67,15 @@ Network::Network(sc_core::sc_module_name name, const Config& cfg)
       }
       ports.push_back(spec);
     }
-    RouterEnv env{cfg_.router, topo, *routing_, *mechanism_, packets_, vc_levels_, prio, cfg_.seed, period_};
-    routers_.push_back(std::make_unique<Router>(("router_" + std::to_string(r)).c_str(), r, std::move(ports), env,
-                                                mechanism_->router_hooks(r, mctx)));
-    routers_.back()->clk(clk);
+    RouterEnv env{cfg_.router, topo, *routing_, *mechanism_, packets_, vc_levels_, prio, cfg_.seed, cfg_.sim.series_window,
+                  period_};
+    routers_.push_back(std::make_unique<Router>(("router_" + std::to_string(r)).c_str(), r, std::move(ports), env));
+    Router& R = *routers_.back();
+    R.attach(mechanism_->router_hooks(R, R.mechanism_counters()));
+    R.clk(clk);
   }
   // NICs.
+  const bool acks = cfg_.nic.acks || mechanism_->requires_acks();
   for (NodeId n = 0; n < topo.num_nodes(); ++n) {
     NicEnv env{cfg_.nic,
                *mechanism_,
@@ -87,9 +90,14 @@ Network::Network(sc_core::sc_module_name name, const Config& cfg)
                latency_of(kTerminalLink),
                cfg_.router.flow_control == FlowControl::VirtualCutThrough,
                cfg_.sim.latency_from_first_injection,
+               acks,
+               mechanism_->keeps_retransmit_buffer(),
+               cfg_.sim.series_window,
                period_};
-    nics_.push_back(std::make_unique<Nic>(("nic_" + std::to_string(n)).c_str(), n, env, mechanism_->nic_hooks(n, mctx)));
-    nics_.back()->clk(clk);
+    nics_.push_back(std::make_unique<Nic>(("nic_" + std::to_string(n)).c_str(), n, env));
+    Nic& N = *nics_.back();
+    N.attach(mechanism_->nic_hooks(N, N.mechanism_counters()));
+    N.clk(clk);
   }
   // Links: per router output port, one flit signal (written by that port) and one credit
   // signal (written by that port's input side, read by the peer's output side).
@@ -139,12 +147,22 @@ Network::Network(sc_core::sc_module_name name, const Config& cfg)
       }
     }
   }
+  // The mechanism's own modules and wires.
+  mechanism_->build(*this);
   generator_ = std::make_unique<TrafficGenerator>("hosts", topo.num_nodes(), std::move(classes), cfg_.seed, period_);
   generator_->clk(clk);
   for (NodeId n = 0; n < topo.num_nodes(); ++n) generator_->sockets[n]->bind(nics_[n]->host);
 }
 
 Network::~Network() = default;
+
+CounterReport Network::mechanism_report() {
+  CounterReport rep;
+  for (auto& r : routers_) rep.add(r->mechanism_counters());
+  for (auto& n : nics_) rep.add(n->mechanism_counters());
+  rep.add(extension_counters_);
+  return rep;
+}
 
 Cycle Network::now() const { return sc_core::sc_time_stamp().value() / period_.value(); }
 

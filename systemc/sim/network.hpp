@@ -9,32 +9,50 @@
 #include <vector>
 
 #include "cc/mechanism.hpp"
+#include "core/counters.hpp"
+#include "core/network_stats.hpp"
 #include "core/packet.hpp"
 #include "nic/nic.hpp"
 #include "router/router.hpp"
 #include "sim/config.hpp"
-#include "sim/network_stats.hpp"
 #include "traffic/generator.hpp"
 
 namespace ccnet {
 
-class Network : public sc_core::sc_module {
+class Network : public sc_core::sc_module, public NetworkBuilder {
  public:
   Network(sc_core::sc_module_name name, const Config& cfg);
   ~Network() override;
 
   const Config& config() const { return cfg_; }
-  const Topology& topology() const { return *topology_; }
   const RoutingFunction& routing() const { return *routing_; }
   const Mechanism& mechanism() const { return *mechanism_; }
   NetworkStats& stats() { return *stats_; }
-  PacketPool& packets() { return packets_; }
+
+  // NetworkBuilder (what the mechanism's build() sees)
+  const Topology& topology() const override { return *topology_; }
+  std::uint32_t num_nodes() const override { return static_cast<std::uint32_t>(nics_.size()); }
+  std::uint32_t num_routers() const override { return static_cast<std::uint32_t>(routers_.size()); }
+  sc_core::sc_clock& clock() override { return clk; }
+  sc_core::sc_time period() const override { return period_; }
+  std::uint64_t seed() const override { return cfg_.seed; }
+  PacketPool& packets() override { return packets_; }
+  RouterApi& router(RouterId r) override { return *routers_.at(r); }
+  NicApi& nic(NodeId n) override { return *nics_.at(n); }
+  RouterHooks* router_hooks(RouterId r) override { return routers_.at(r)->hooks(); }
+  NicHooks* nic_hooks(NodeId n) override { return nics_.at(n)->hooks(); }
+  void trace(TracedComponent& component) override { traced_.push_back(&component); }
+  CounterSet& counters() override { return extension_counters_; }
+
+  // The mechanism's own traced modules (NetworkBuilder::trace), and the counters of all its
+  // parts merged (the `cc` section of stats.json and `timeseries.cc`).
+  const std::vector<TracedComponent*>& traced_extensions() const { return traced_; }
+  CounterReport mechanism_report();
   std::vector<std::unique_ptr<Router>>& routers() { return routers_; }
   std::vector<std::unique_ptr<Nic>>& nics() { return nics_; }
   TrafficGenerator& generator() { return *generator_; }
   const std::vector<ResolvedClass>& classes() const { return generator_->classes(); }
   std::uint8_t vc_levels() const { return vc_levels_; }
-  sc_core::sc_time period() const { return period_; }
   Cycle now() const;
 
   // Sum over routers of flits sent on any output (flit-hops) and of flits buffered.
@@ -68,6 +86,11 @@ class Network : public sc_core::sc_module {
   using Wire = sc_core::sc_signal<T, sc_core::SC_UNCHECKED_WRITERS>;
   std::vector<std::unique_ptr<Wire<Flit>>> flit_signals_;
   std::vector<std::unique_ptr<Wire<CreditLanes>>> credit_signals_;
+  // What the mechanism's build() added.
+  void keep(std::shared_ptr<void> object) override { owned_.push_back(std::move(object)); }
+  std::vector<std::shared_ptr<void>> owned_;
+  std::vector<TracedComponent*> traced_;
+  CounterSet extension_counters_;
 };
 
 // Something that acts between clock cycles of a run (sim/trace.hpp opens and closes a trace

@@ -92,7 +92,7 @@ class StopWatcher : public sc_core::sc_module {
 
 // Watchdog periods (docs/outputs.md, "Watchdogs"). A flit in a router legitimately waits one
 // hop's pipeline, link and credit delays for something to move; a network legitimately delivers
-// no data while its sources wait out their rate throttle (ECN's inter-packet delay).
+// no data while its sources wait out their mechanism's throttle (Mechanism::max_injection_gap).
 struct Watchdogs {
   Cycle deadlock;  // flits buffered in routers and no flit moved anywhere (router, NIC injection, ejection)
   Cycle stuck;     // data in flight and no data flit delivered (lost or livelocked packets)
@@ -103,9 +103,7 @@ Watchdogs watchdogs(const Config& cfg, const Mechanism& mechanism) {
   const auto& latencies = cfg.built->link_latency;
   const Cycle link = latencies.empty() ? 0 : *std::max_element(latencies.begin(), latencies.end());
   const Cycle hop = Cycle{d.routing} + d.vc_alloc + d.sw_alloc + d.traversal + d.credit + cfg.nic.credit_delay + 2 * link;
-  blocks::InjectionEngineParams ep{1, 0, 1, 0, 0};
-  mechanism.configure_injection(ep);
-  const Cycle ipd = Cycle{ep.ccti_limit} * ep.ipd_unit;
+  const Cycle ipd = mechanism.max_injection_gap();
   Watchdogs w;
   w.deadlock = std::max<Cycle>(cfg.sim.watchdog, 4 * hop);
   w.stuck = w.deadlock + 4 * (ipd + cfg.nic.max_packet);
@@ -261,24 +259,27 @@ RunResult run_network(Network& net, const RunOptions& opt) {
     emitted += r->counters().control_emitted;
     consumed += r->counters().packets_consumed;
   }
-  std::uint64_t becns = 0, nacks = 0, retx = 0, retx_peak = 0;
+  std::uint64_t retx = 0, retx_peak = 0;
   for (const auto& n : net.nics()) {
-    becns += n->counters().becns;
-    nacks += n->counters().nacks_received;
     retx += n->counters().retransmissions;
     retx_peak = std::max(retx_peak, n->counters().retransmit_buffer_peak);
   }
   // Whole-run counters (the window counts by kind are above).
-  proto["becn_notifications"] = becns;
   proto["dropped_packets"] = drops;
   proto["dropped_flits"] = dropped_flits;
-  proto["nacks_received"] = nacks;
   proto["retransmissions"] = retx;
   proto["retransmit_buffer_peak"] = retx_peak;
   proto["switch_emitted_control_packets"] = emitted;
   proto["switch_consumed_packets"] = consumed;
   j["protocol"] = proto;
-  if (sim.series_window) j["timeseries"] = st.timeseries_json();
+  // The mechanism's own counters, as its hooks and modules registered them.
+  const CounterReport cc = net.mechanism_report();
+  j["cc"] = cc.counters_json();
+  if (sim.series_window) {
+    j["timeseries"] = st.timeseries_json();
+    Json series = cc.series_json();
+    if (!series.is_null()) j["timeseries"]["cc"] = std::move(series);
+  }
   const std::uint64_t hops = net.flit_hops();
   for (auto* o : opt.observers) o->finish(total, j);
   j["perf"]["wall_seconds"] = wall;

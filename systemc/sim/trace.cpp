@@ -196,6 +196,14 @@ NetworkTrace::NetworkTrace(Network& net, TraceOptions opt) : net_(net), opt_(std
       components_.push_back(n->name());
     }
   }
+  for (TracedComponent* e : net_.traced_extensions()) {
+    c.begin(e->trace_scope());
+    e->trace(c);
+    if (c.kept()) {
+      extensions_.push_back(e);
+      components_.push_back(e->trace_scope());
+    }
+  }
   for (std::size_t i = 0; i < patterns.size(); ++i) {
     if (c.used()[i]) continue;
     const auto& routers = net_.routers();
@@ -259,6 +267,7 @@ void NetworkTrace::open(Cycle now) {
   }
   for (auto* r : routers_) r->set_tracing(true);
   for (auto* n : nics_) n->set_tracing(true);
+  for (auto* e : extensions_) e->set_tracing(true);
   for (auto& c : channels_) c.at_open = *c.counter;
   opened_at_ = now;
 }
@@ -267,6 +276,7 @@ void NetworkTrace::close(Cycle now) {
   for (auto& c : channels_) c.flits = *c.counter - c.at_open;
   for (auto* r : routers_) r->set_tracing(false);
   for (auto* n : nics_) n->set_tracing(false);
+  for (auto* e : extensions_) e->set_tracing(false);
   sc_core::sc_close_vcd_trace_file(file_);
   file_ = nullptr;
   closed_at_ = now;

@@ -2,7 +2,8 @@
 // [--trace-window START:END]`, docs/tracing.md).
 //
 // Selection happens once, before the run: every router and NIC registers its channels and state
-// (Router::trace, Nic::trace, and the mechanism's hooks) with a collecting TraceSink, which keeps
+// (Router::trace, Nic::trace, and the mechanism's hooks), and so does every module the mechanism
+// added (NetworkBuilder::trace), with a collecting TraceSink, which keeps
 // a signal when a scope pattern matches its component's name or its own full name. Patterns
 // that match nothing are an error before any cycle is simulated.
 //
@@ -89,6 +90,7 @@ class NetworkTrace : public RunObserver {
   std::vector<std::string> components_;
   std::vector<Router*> routers_;
   std::vector<Nic*> nics_;
+  std::vector<TracedComponent*> extensions_;  // the mechanism's own modules
   sc_core::sc_trace_file* file_ = nullptr;
   Cycle opened_at_ = kNever, closed_at_ = kNever;
 };

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
-#include "nic/nic.hpp"
+#include "nic/host_message.hpp"
 
 namespace ccnet {
 

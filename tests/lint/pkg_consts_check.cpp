@@ -1,12 +1,12 @@
 // The shared constants seen from the Verilated side: every public parameter of ccn_pkg in a
 // Verilated model (rtl/CMakeLists.txt, prefix Vccn_pkg_check) equals its C++ value in
-// systemc/core/hw_consts.hpp. Checked at compile time (static_assert); the run prints the table.
+// systemc/blocks/hw_consts.hpp. Checked at compile time (static_assert); the run prints the table.
 #include <cstdio>
 
 #include <systemc>
 
 #include "Vccn_pkg_check_ccn_pkg.h"
-#include "core/hw_consts.hpp"
+#include "blocks/hw_consts.hpp"
 
 using Pkg = Vccn_pkg_check_ccn_pkg;
 

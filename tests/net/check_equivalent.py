@@ -1,12 +1,15 @@
 #!/usr/bin/python3
 """Runs one config under two sets of overrides and requires identical results: every field of
 stats.json except those named with --ignore (dotted paths, e.g. protocol.retransmit_buffer_peak)
-and perf. Used for "mechanism X in its neutral
+and perf. Fields named with --zero (dotted paths whose components may be globs, e.g. cc.* or
+protocol.*.cnp) must be 0 where present and are then left out: the counters and packet kinds
+of a mechanism that, in its neutral setting, never acts. Used for "mechanism X in its neutral
 setting equals the baseline cycle for cycle".
 
-  check_equivalent.py CCNET CONFIG OUT --a key=v ... --b key=v ... [--ignore field]...
+  check_equivalent.py CCNET CONFIG OUT --a key=v ... --b key=v ... [--ignore field]... [--zero field]...
 """
 import argparse
+import fnmatch
 import os
 import sys
 
@@ -20,7 +23,22 @@ ap.add_argument("out")
 ap.add_argument("--a", action="append", default=[])
 ap.add_argument("--b", action="append", default=[])
 ap.add_argument("--ignore", action="append", default=[])
+ap.add_argument("--zero", action="append", default=[])
 args = ap.parse_args()
+
+
+def drop_zero(node, parts, tag, path=""):
+    """Removes the fields matching the pattern `parts` under `node`; exits if one is not 0."""
+    if not isinstance(node, dict):
+        return
+    for k in [k for k in node if fnmatch.fnmatchcase(k, parts[0])]:
+        p = f"{path}.{k}" if path else k
+        if len(parts) > 1:
+            drop_zero(node[k], parts[1:], tag, p)
+        elif node[k] != 0:
+            sys.exit(f"run {tag}: {p} = {node[k]}, expected 0")
+        else:
+            del node[k]
 
 
 def run(tag, sets):
@@ -31,6 +49,8 @@ def run(tag, sets):
         for part in parents:
             node = node.get(part, {})
         node.pop(leaf, None)
+    for z in args.zero:
+        drop_zero(d, z.split("."), tag)
     return d
 
 

@@ -123,14 +123,16 @@ traffic:
   const Json& p = r.stats()["protocol"];
   REQUIRE(r.stats()["quiescent_checked"].get<bool>());
   CHECK(p["dropped_packets"].get<std::uint64_t>() > 0);
-  std::uint64_t nacks = 0, retx = 0, received = 0, acks = 0;
+  const std::uint64_t nacks = r.stats()["cc"]["nacks_received"].get<std::uint64_t>();  // the mechanism's counter
+  std::uint64_t refusals = 0, retx = 0, received = 0, acks = 0;
   for (const auto& n : r.net->nics()) {
-    nacks += n->counters().nacks_received;
+    refusals += n->counters().refusals_received;
     retx += n->counters().retransmissions;
     received += n->counters().data_packets_received;
     acks += n->counters().acks_received;
   }
   CHECK(p["dropped_packets"] == nacks);
+  CHECK(nacks == refusals);
   CHECK(nacks == retx);
   CHECK(received == acks);
   CHECK(r.net->packets().live() == 0);

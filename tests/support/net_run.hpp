@@ -30,4 +30,15 @@ inline NetRun run_yaml(const std::string& yaml, const std::vector<std::string>& 
   return r;
 }
 
+// Runs a network in a fresh SystemC kernel and returns only its results, so that one test case
+// can compare several runs (SystemC elaborates once per kernel). The finished network and its
+// kernel are left alive on purpose: deleting either crashes at exit (DESIGN.md section 9).
+inline Json run_yaml_fresh(const std::string& yaml, const std::vector<std::string>& sets = {}) {
+  sc_core::sc_curr_simcontext = new sc_core::sc_simcontext;
+  sc_core::sc_default_global_context = sc_core::sc_curr_simcontext;
+  NetRun r = run_yaml(yaml, sets);
+  (void)r.net.release();
+  return r.result.stats;
+}
+
 }  // namespace ccnet::test

@@ -308,7 +308,7 @@ traffic:
   REQUIRE(!marks.changes.empty());
   CHECK(marks.changes.back().second > 0);
   for (std::size_t i = 1; i < marks.changes.size(); ++i) CHECK(marks.changes[i].second > marks.changes[i - 1].second);
-  CHECK(res.stats["protocol"]["becn_notifications"].get<std::uint64_t>() > 0);
+  CHECK(res.stats["cc"]["becn_notifications"].get<std::uint64_t>() > 0);
 }
 
 TEST_CASE("watch: LHRP drops, NACKs and retransmissions of a watched flow", "[trace]") {

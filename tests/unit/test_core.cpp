@@ -1,7 +1,7 @@
-// Core utilities: statistics, RNG streams, ring buffer, packet pool, injection engine core.
+// Core utilities: statistics, RNG streams, ring buffer, packet pool and format, mechanism counters.
 #include <catch2/catch.hpp>
 
-#include "blocks/injection_engine.hpp"
+#include "core/counters.hpp"
 #include "core/packet.hpp"
 #include "core/ring.hpp"
 #include "core/rng.hpp"
@@ -85,43 +85,83 @@ TEST_CASE("packet pool recycles ids and keeps references stable", "[packet]") {
   CHECK_THROWS(pool.release(first.id));  // double release is caught
 }
 
-TEST_CASE("injection engine: round robin per packet over non-empty queues", "[injection_engine]") {
-  blocks::InjectionEngine e({5, 0, 1, 0, 0});
-  e.set_nonempty(1, true);
-  e.set_nonempty(3, true);
-  e.set_nonempty(4, true);
-  std::vector<int> order;
-  for (Cycle t = 0; t < 6; ++t) {
-    const int g = e.pick(t, true);
-    order.push_back(g);
-    e.commit(t, g, 1, nullptr, 0);
-  }
-  CHECK(order == std::vector<int>{1, 3, 4, 1, 3, 4});
-  CHECK(e.pick(10, false) == -1);
+TEST_CASE("packet format: kernel kinds and flags, then the mechanism's, by name", "[packet]") {
+  PacketFormat f;
+  CHECK(f.num_kinds() == kFirstMechanismKind);
+  CHECK(f.kind_name(PacketKind::Data) == "data");
+  CHECK(f.kind_name(PacketKind::Ack) == "ack");
+  CHECK(f.answer(PacketKind::Ack) == Answer::Delivered);
+  CHECK(f.answer(PacketKind::Data) == Answer::None);
+  const PacketKind refusal = f.declare_kind("refusal", Answer::Refused);
+  const PacketKind grant = f.declare_kind("grant");
+  CHECK(static_cast<unsigned>(refusal) == kFirstMechanismKind);
+  CHECK(static_cast<unsigned>(grant) == kFirstMechanismKind + 1);
+  CHECK(f.answer(refusal) == Answer::Refused);
+  CHECK(f.answer(grant) == Answer::None);
+  PacketKind k;
+  CHECK((f.find_kind("grant", k) && k == grant));
+  CHECK_FALSE(f.find_kind("retry", k));
+  CHECK_THROWS_WITH(f.declare_kind("grant"), Catch::Contains("'grant' declared twice"));
+  CHECK_THROWS_WITH(f.declare_kind("ack"), Catch::Contains("'ack' declared twice"));
+
+  const PacketFlag mark = f.declare_flag("mark");
+  const PacketFlag spec = f.declare_flag("spec");
+  CHECK(mark == 1u << kFirstMechanismFlag);
+  CHECK(spec == 1u << (kFirstMechanismFlag + 1));
+  CHECK(f.mechanism_flags() == (mark | spec));
+  CHECK(f.flag_names(kFlagRetransmit | spec) == "retransmit,spec");
+  CHECK(f.flag_names(mark | spec, " ") == "mark spec");
+  CHECK_THROWS_WITH(f.declare_flag("measured"), Catch::Contains("declared twice"));
+  while (f.num_flags() < kMaxPacketFlags) f.declare_flag("f" + std::to_string(f.num_flags()));
+  CHECK_THROWS_WITH(f.declare_flag("one_too_many"), Catch::Contains("more than 32 packet flags"));
+  while (f.num_kinds() < kMaxPacketKinds) f.declare_kind("k" + std::to_string(f.num_kinds()));
+  CHECK_THROWS_WITH(f.declare_kind("one_too_many"), Catch::Contains("more than 16 packet kinds"));
+
+  Packet p;
+  p.set(mark);
+  CHECK(p.has(mark));
+  CHECK_FALSE(p.has(spec));
+  p.clear(mark);
+  CHECK(p.flags == 0);
 }
 
-TEST_CASE("injection engine: IPD from CCTI, BECN increase, timer decrease (paper 003 parameters)", "[injection_engine]") {
-  // +24 cycles per BECN (one CCT step of 24 cycles), -1 step every 96 cycles.
-  blocks::InjectionEngine e({2, 24, 1, 64, 96});
-  e.set_nonempty(0, true);
-  const std::uint32_t becn[2] = {0, 0};
-  e.commit(0, -1, 0, becn, 2);
-  CHECK(e.ccti(0) == 2);
-  CHECK(e.ipd(0) == 48);
-  // A 4-flit packet granted at cycle 1: next start no earlier than 1 + 4 + 48.
-  CHECK(e.pick(1, true) == 0);
-  e.commit(1, 0, 4, nullptr, 0);
-  CHECK(e.next_ok(0) == 53);
-  CHECK(e.pick(52, true) == -1);
-  CHECK(e.pick(53, true) == 0);
-  // The timer fires on its 96th commit (cycles 0..95 -> at cycle 95).
-  for (Cycle t = 2; t < 95; ++t) e.commit(t, -1, 0, nullptr, 0);
-  CHECK(e.ccti(0) == 2);
-  e.commit(95, -1, 0, nullptr, 0);
-  CHECK(e.ccti(0) == 1);
-  for (Cycle t = 96; t < 191; ++t) e.commit(t, -1, 0, nullptr, 0);
-  CHECK(e.ccti(0) == 1);
-  e.commit(191, -1, 0, nullptr, 0);
-  CHECK(e.ccti(0) == 0);
-  CHECK(e.throttled() == 0);
+TEST_CASE("mechanism counters: registered by name, merged by sum or max, series per window", "[counters]") {
+  CounterSet a(100), b(100);
+  std::uint64_t& drops_a = a.counter("drops");
+  std::uint64_t& peak_a = a.counter("peak", CounterSet::Merge::Max);
+  SeriesCounter& s_a = a.series("marks");
+  std::uint64_t& drops_b = b.counter("drops");
+  std::uint64_t& peak_b = b.counter("peak", CounterSet::Merge::Max);
+  SeriesCounter& s_b = b.series("marks");
+  CHECK_THROWS_WITH(a.counter("drops"), Catch::Contains("'drops' registered twice"));
+  CHECK_THROWS_WITH(a.series("peak"), Catch::Contains("'peak' registered twice"));
+  // References stay valid while more counters are registered.
+  for (int i = 0; i < 100; ++i) a.counter("c" + std::to_string(i));
+  drops_a = 3;
+  drops_b = 4;
+  peak_a = 7;
+  peak_b = 5;
+  s_a.add(50);        // window 0
+  s_a.add(250, 2);    // window 2
+  s_b.add(99);        // window 0
+  CounterReport r;
+  r.add(a);
+  r.add(b);
+  const Json c = r.counters_json();
+  CHECK(c["drops"] == 7);
+  CHECK(c["peak"] == 7);
+  CHECK(c["c99"] == 0);
+  const Json s = r.series_json();
+  CHECK(s["window"] == 100);
+  CHECK(s["start"] == Json::array({0, 100, 200}));
+  CHECK(s["marks"] == Json::array({2, 0, 2}));
+  CounterSet clash;
+  clash.counter("drops", CounterSet::Merge::Max);
+  CHECK_THROWS_WITH(r.add(clash), Catch::Contains("two merge rules"));
+  // Without a series window nothing is kept, and there is no series section.
+  CounterSet off(0);
+  off.series("marks").add(10);
+  CounterReport none;
+  none.add(off);
+  CHECK(none.series_json().is_null());
 }

@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "blocks/ecn_marker.hpp"
+#include "blocks/injection_engine.hpp"
 #include "cc/mechanism.hpp"
 #include "core/trace_sink.hpp"
 #include "core/watch.hpp"
@@ -103,12 +104,26 @@ constexpr Preset kPaper000{
     "congestion-notification packets (the paper's ECN has no ACKs).",
     0.95, 100, 96, 1920, 4000, NotifyBy::Cnp};
 
+// The mechanism's packet vocabulary: the congestion-notification packet (CNP) and the forward
+// (set by switches) and backward (set in the ACK or CNP) marks.
+struct EcnFormat {
+  PacketKind cnp;
+  PacketFlag fecn, becn;
+};
+
 // ---- switch side ---------------------------------------------------------------------------------
 
 class EcnRouterHooks : public RouterHooks {
  public:
-  EcnRouterHooks(const EcnParams& p, PortId ports) : p_(p) {
-    markers_.resize(ports);
+  // One marker per port (the measured buffers of a port share its marking-rate counter), its
+  // threshold in flits from the measured buffer's capacity.
+  EcnRouterHooks(const EcnParams& p, const EcnFormat& f, const RouterApi& router) : p_(p), f_(f) {
+    for (PortId port = 0; port < router.num_ports(); ++port) {
+      const std::uint32_t capacity =
+          p_.measure == MeasuredBuffer::OutputQueue ? router.output_buffer() : router.port(port).in_depth;
+      const auto t = static_cast<std::uint32_t>(p_.threshold * static_cast<double>(capacity));
+      markers_.emplace_back(blocks::EcnMarkerParams{t, p_.marking_rate});
+    }
   }
   ArrivalAction on_arrival(RouterApi& api, Packet& pkt, const BufferState& b) override {
     if (p_.mark_on == MarkPoint::Enqueue && p_.measure != MeasuredBuffer::OutputQueue) decide(api, pkt, b);
@@ -124,87 +139,122 @@ class EcnRouterHooks : public RouterHooks {
     if (p_.mark_on == MarkPoint::Dequeue && p_.measure == MeasuredBuffer::OutputQueue) decide(api, pkt, b);
   }
   void trace(TraceSink& s) override { s.value(marks_, "ecn.marks"); }
-  std::uint64_t marks() const { return marks_; }
 
  private:
-  // One marker per port (the measured buffers of a port share its marking-rate counter).
   void decide(RouterApi& api, Packet& pkt, const BufferState& b) {
-    auto& m = markers_[b.port];
-    if (!m) {
-      // Threshold in flits from the buffer's capacity, known at the first packet.
-      const auto t = static_cast<std::uint32_t>(p_.threshold * static_cast<double>(b.capacity));
-      m = std::make_unique<blocks::EcnMarker>(blocks::EcnMarkerParams{t, p_.marking_rate});
-    }
+    // Only data packets are eligible: for the others the marker neither marks nor changes state.
+    if (pkt.kind != PacketKind::Data) return;
+    blocks::EcnMarker& m = markers_[b.port];
     const std::uint32_t occ = p_.measure == MeasuredBuffer::Voq ? b.voq_occupancy : b.occupancy;
-    const bool data = pkt.kind == PacketKind::Data;
-    if (m->mark(true, data, occ)) {
-      pkt.set(kFlagFecn);
+    if (m.mark(true, true, occ)) {
+      pkt.set(f_.fecn);
       ++marks_;
       if (PacketWatch* w = api.packets().watch(); w && pkt.has(kFlagWatched))
         w->event(api.now(), pkt, {}, "ecn_mark",
                  fmt::format("{}={} vc={} occupancy={}/{}", p_.measure == MeasuredBuffer::OutputQueue ? "out" : "in",
                              b.port, b.vc, occ, b.capacity));
     }
-    m->commit(true, data, occ);
+    m.commit(true, true, occ);
   }
   const EcnParams& p_;
-  std::vector<std::unique_ptr<blocks::EcnMarker>> markers_;
+  EcnFormat f_;
+  std::vector<blocks::EcnMarker> markers_;  // per port
   std::uint64_t marks_ = 0;
 };
 
 // ---- NIC side ----------------------------------------------------------------------------------
 
+// The source's CCTI/IPD rate limiter (IBA annex A10): the mirrored injection engine
+// (blocks/injection_engine, rtl/ccn_injection_engine.sv) with rate control on. A BECN for a
+// flow raises its CCT index at this cycle's clock edge; a free-running timer lowers every index.
+class CctiRateLimiter : public InjectionPolicy {
+ public:
+  CctiRateLimiter(const EcnParams& p, std::uint32_t queues)
+      : engine_(blocks::InjectionEngineParams{queues, p.ipd_unit, p.ccti_increase, p.ccti_limit, p.timer}) {}
+  void set_ready(NodeId dst, bool ready) override { engine_.set_nonempty(dst, ready); }
+  int pick(Cycle now) const override { return engine_.pick(now, true); }
+  void commit(Cycle now, int granted, std::uint32_t flits) override {
+    engine_.commit(now, granted, flits, becns_.data(), becns_.size());
+    becns_.clear();
+    throttled_ = static_cast<std::uint32_t>(engine_.throttled());
+  }
+  bool clocked() const override { return engine_.params().timer_period != 0; }
+  void trace(TraceSink& s) override { s.value(throttled_, "ecn.throttled"); }
+  // A BECN from destination `dst` (applied at this cycle's commit).
+  void notify(NodeId dst) { becns_.push_back(dst); }
+
+ private:
+  blocks::InjectionEngine engine_;
+  std::vector<std::uint32_t> becns_;  // this cycle's notifications
+  std::uint32_t throttled_ = 0;       // flows with CCTI > 0 (waveforms)
+};
+
 class EcnNicHooks : public NicHooks {
  public:
-  EcnNicHooks(const EcnParams& p, bool acks) : p_(p), use_ack_(p.notify == NotifyBy::Ack || (p.notify == NotifyBy::Auto && acks)) {}
+  EcnNicHooks(const EcnParams& p, const EcnFormat& f, bool acks, NicApi& nic, CounterSet& counters)
+      : f_(f),
+        use_ack_(p.notify == NotifyBy::Ack || (p.notify == NotifyBy::Auto && acks)),
+        limiter_(p, nic.num_nodes()),
+        becns_(counters.counter("becn_notifications")),
+        marked_(counters.counter("fecn_marked_packets")) {}
   // Destination: one notification per marked packet.
   void on_data(NicApi& api, const Packet& data, Packet* ack) override {
-    if (!data.has(kFlagFecn)) return;
+    if (!data.has(f_.fecn)) return;
+    if (api.measuring()) ++marked_;
     if (use_ack_ && ack) {
-      ack->set(kFlagBecn);
+      ack->set(f_.becn);
       return;
     }
-    Packet& cnp = api.packets().control(PacketKind::CongestionNotification, data, api.id(), data.src, api.now());
-    cnp.set(kFlagBecn);
+    Packet& cnp = api.packets().control(f_.cnp, data, api.id(), data.src, api.now());
+    cnp.set(f_.becn);
     if (PacketWatch* w = api.packets().watch()) w->answered(data, cnp, api.now(), {});
     api.send_control(cnp);
   }
   // Source: a BECN raises the CCT index of the flow to the notifying destination.
-  void on_control(NicApi& api, const Packet& ctl) override {
-    if (ctl.has(kFlagBecn)) api.becn(ctl.src);
+  void on_control(NicApi&, const Packet& ctl) override {
+    if (!ctl.has(f_.becn)) return;
+    limiter_.notify(ctl.src);
+    ++becns_;
   }
+  InjectionPolicy* injection_policy() override { return &limiter_; }
+  void trace(TraceSink& s) override { s.value(becns_, "ecn.becns"); }
 
  private:
-  const EcnParams& p_;
+  EcnFormat f_;
   bool use_ack_;
+  CctiRateLimiter limiter_;
+  std::uint64_t& becns_;   // whole run: notifications acted on
+  std::uint64_t& marked_;  // measurement window: marked data packets delivered here
 };
 
 class Ecn : public Mechanism {
  public:
-  Ecn(const EcnParams& p, std::string name) : p_(p), name_(std::move(name)) {}
+  Ecn(const EcnParams& p, std::string name, const MechanismContext& ctx)
+      : p_(p),
+        name_(std::move(name)),
+        f_{ctx.format.declare_kind("cnp"), ctx.format.declare_flag("fecn"), ctx.format.declare_flag("becn")},
+        acks_(ctx.acks) {}
   std::string name() const override { return name_; }
   std::vector<VnetSpec> vnets() const override { return {{"data", 0}, {"control", 1}}; }
   std::uint8_t vnet_of(const Packet& p) const override { return p.kind == PacketKind::Data ? 0 : 1; }
-  std::unique_ptr<RouterHooks> router_hooks(RouterId, const MechanismContext& ctx) const override {
-    return std::make_unique<EcnRouterHooks>(p_, ctx.max_ports);
+  std::unique_ptr<RouterHooks> router_hooks(RouterApi& router, CounterSet&) const override {
+    return std::make_unique<EcnRouterHooks>(p_, f_, router);
   }
-  std::unique_ptr<NicHooks> nic_hooks(NodeId, const MechanismContext& ctx) const override {
-    return std::make_unique<EcnNicHooks>(p_, ctx.acks);
-  }
-  void configure_injection(blocks::InjectionEngineParams& e) const override {
-    e.ipd_unit = p_.ipd_unit;
-    e.ccti_increase = p_.ccti_increase;
-    e.ccti_limit = p_.ccti_limit;
-    e.timer_period = p_.timer;
+  // The rate limiter's largest inter-packet delay (CCT index at its limit).
+  Cycle max_injection_gap() const override { return Cycle{p_.ccti_limit} * p_.ipd_unit; }
+  std::unique_ptr<NicHooks> nic_hooks(NicApi& nic, CounterSet& counters) const override {
+    return std::make_unique<EcnNicHooks>(p_, f_, acks_, nic, counters);
   }
 
  private:
   EcnParams p_;
   std::string name_;
+  EcnFormat f_;
+  bool acks_;  // nic.acks: BECN rides in the ACK when notify is auto
 };
 
-std::unique_ptr<Mechanism> EcnParams::create(const MechanismContext&) const {
-  return std::make_unique<Ecn>(*this, preset);
+std::unique_ptr<Mechanism> EcnParams::create(const MechanismContext& ctx) const {
+  return std::make_unique<Ecn>(*this, preset, ctx);
 }
 
 config::PolyRegistrar<MechanismParams, EcnPresetParams<kEcn>> reg_ecn("ecn", "InfiniBand-style ECN");

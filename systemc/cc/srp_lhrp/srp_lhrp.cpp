@@ -15,6 +15,16 @@ void Params::validate(const config::BindContext& ctx, const RouterConfig&, const
   if (!n.acks) ctx.fail("nic.acks", "the speculative protocols need ACKs (the source keeps every packet until its ACK)");
 }
 
+Format declare_format(PacketFormat& f) {
+  Format out{};
+  out.nack = f.declare_kind("nack", Answer::Refused);
+  out.res = f.declare_kind("reservation");
+  out.gnt = f.declare_kind("grant");
+  out.spec = f.declare_flag("speculative");
+  out.timed = f.declare_flag("timed");
+  return out;
+}
+
 Vnets vnets_of(const Params& p) {
   Vnets v;
   if (p.uses_reservations()) {
@@ -28,30 +38,32 @@ namespace {
 
 class SpeculativeFamily : public Mechanism {
  public:
-  SpeculativeFamily(const Params& p, std::string name) : p_(p), v_(vnets_of(p)), name_(std::move(name)) {}
+  SpeculativeFamily(const Params& p, std::string name, PacketFormat& format)
+      : p_(p), v_(vnets_of(p)), f_(declare_format(format)), name_(std::move(name)) {}
   std::string name() const override { return name_; }
   std::vector<VnetSpec> vnets() const override {
     if (!p_.uses_reservations()) return {{"spec", 0}, {"data", 1}, {"ack", 2}};
     return {{"spec", 0}, {"data", 1}, {"ack", 3}, {"res", 2}, {"gnt", 4}};
   }
   std::uint8_t vnet_of(const Packet& p) const override {
-    switch (p.kind) {
-      case PacketKind::Data: return p.has(kFlagSpeculative) ? v_.spec : v_.data;
-      case PacketKind::Reservation: return v_.res;
-      case PacketKind::Grant: return v_.gnt;
-      default: return v_.ack;
-    }
+    if (p.kind == PacketKind::Data) return p.has(f_.spec) ? v_.spec : v_.data;
+    if (p.kind == f_.res) return v_.res;
+    if (p.kind == f_.gnt) return v_.gnt;
+    return v_.ack;  // ACKs and NACKs
   }
-  std::unique_ptr<RouterHooks> router_hooks(RouterId, const MechanismContext& ctx) const override {
-    return make_switch_hooks(p_, v_, ctx);
+  std::unique_ptr<RouterHooks> router_hooks(RouterApi& router, CounterSet&) const override {
+    return make_switch_hooks(p_, v_, f_, router);
   }
-  std::unique_ptr<NicHooks> nic_hooks(NodeId n, const MechanismContext&) const override { return make_nic_hooks(p_, n); }
+  std::unique_ptr<NicHooks> nic_hooks(NicApi& nic, CounterSet& counters) const override {
+    return make_nic_hooks(p_, f_, nic.id(), counters);
+  }
   bool requires_acks() const override { return true; }
   bool keeps_retransmit_buffer() const override { return true; }
 
  private:
   Params p_;
   Vnets v_;
+  Format f_;
   std::string name_;
 };
 
@@ -108,9 +120,9 @@ config::PolyRegistrar<MechanismParams, FamilyParams<Protocol::Lhrp>> reg_lhrp("l
 
 }  // namespace
 
-std::unique_ptr<Mechanism> Params::create(const MechanismContext&) const {
+std::unique_ptr<Mechanism> Params::create(const MechanismContext& ctx) const {
   const char* name = protocol == Protocol::Srp ? "srp" : protocol == Protocol::Smsrp ? "smsrp" : "lhrp";
-  return std::make_unique<SpeculativeFamily>(*this, name);
+  return std::make_unique<SpeculativeFamily>(*this, name, ctx.format);
 }
 
 }  // namespace ccnet::srp_lhrp

@@ -46,7 +46,17 @@ struct Vnets {
 };
 Vnets vnets_of(const Params& p);
 
-std::unique_ptr<RouterHooks> make_switch_hooks(const Params& p, const Vnets& v, const MechanismContext& ctx);
-std::unique_ptr<NicHooks> make_nic_hooks(const Params& p, NodeId node);
+// The family's packet vocabulary (declared when the mechanism is created): NACK (a refused data
+// packet), reservation and grant kinds; the speculative mark, and `timed` on a NACK or grant that
+// carries a transmission time in payload word kTimeWord.
+struct Format {
+  PacketKind nack, res, gnt;
+  PacketFlag spec, timed;
+};
+Format declare_format(PacketFormat& f);
+constexpr unsigned kTimeWord = 0;
+
+std::unique_ptr<RouterHooks> make_switch_hooks(const Params& p, const Vnets& v, const Format& f, const RouterApi& router);
+std::unique_ptr<NicHooks> make_nic_hooks(const Params& p, const Format& f, NodeId node, CounterSet& counters);
 
 }  // namespace ccnet::srp_lhrp

@@ -28,12 +28,17 @@ constexpr std::uint32_t kCoalesced = 0xffffffffu;  // seq of a coalesced (LHRP 6
 
 class NicSide : public NicHooks {
  public:
-  NicSide(const Params& p, NodeId node) : p_(p), node_(node) {}
+  NicSide(const Params& p, const Format& f, NodeId node, CounterSet& counters)
+      : p_(p),
+        f_(f),
+        node_(node),
+        nacks_(counters.counter("nacks_received")),
+        nacks_timed_(counters.counter("nacks_timed")) {}
 
   void on_packet_formed(NicApi& api, Packet& p) override {
     const bool srp_path = p_.protocol != Protocol::Lhrp || (p_.srp_from > 0 && p.amount >= p_.srp_from);
     if (!srp_path) {
-      p.set(kFlagSpeculative);
+      p.set(f_.spec);
       return;
     }
     auto it = msgs_.find(p.message);
@@ -45,17 +50,14 @@ class NicSide : public NicHooks {
       it = msgs_.emplace(p.message, m).first;
       if (p_.protocol != Protocol::Smsrp) reserve(api, p.dst, p.message, 0, p_.reservation_length(m.size), p.traffic_class);
     }
-    if (it->second.phase == Phase::Speculative) p.set(kFlagSpeculative);
+    if (it->second.phase == Phase::Speculative) p.set(f_.spec);
   }
 
   void on_control(NicApi& api, const Packet& c) override {
-    switch (c.kind) {
-      case PacketKind::Ack: on_ack(c); break;
-      case PacketKind::Nack: on_nack(api, c); break;
-      case PacketKind::Grant: on_grant(api, c); break;
-      case PacketKind::Reservation: on_reservation(api, c); break;
-      default: break;
-    }
+    if (c.kind == PacketKind::Ack) on_ack(c);
+    else if (c.kind == f_.nack) on_nack(api, c);
+    else if (c.kind == f_.gnt) on_grant(api, c);
+    else if (c.kind == f_.res) on_reservation(api, c);
   }
 
  private:
@@ -79,7 +81,7 @@ class NicSide : public NicHooks {
     about.message = message;
     about.seq = seq;
     about.traffic_class = cls;
-    Packet& r = api.packets().control(PacketKind::Reservation, about, api.id(), dst, api.now());
+    Packet& r = api.packets().control(f_.res, about, api.id(), dst, api.now());
     r.amount = flits;
     if (PacketWatch* w = api.packets().watch()) w->control_formed(r, api.now(), {});
     api.send_control(r);
@@ -97,10 +99,12 @@ class NicSide : public NicHooks {
   }
 
   void on_nack(NicApi& api, const Packet& n) {
-    if (n.has(kFlagHasTime)) {
+    ++nacks_;
+    if (n.has(f_.timed)) {
       // Dropped at the last hop: that switch reserved a slot for it.
+      ++nacks_timed_;
       coalescing_[n.src].streak = 0;
-      resend(api, n.message, n.seq, n.time, false);
+      resend(api, n.message, n.seq, n.payload[kTimeWord], false);
       return;
     }
     auto it = msgs_.find(n.message);
@@ -139,7 +143,7 @@ class NicSide : public NicHooks {
   void on_grant(NicApi& api, const Packet& g) {
     if (g.seq == kCoalesced) {
       auto& co = coalescing_[g.src];
-      for (const auto& [msg, seq] : co.pending) resend(api, msg, seq, g.time, false);
+      for (const auto& [msg, seq] : co.pending) resend(api, msg, seq, g.payload[kTimeWord], false);
       co.pending.clear();
       co.pending_flits = 0;
       co.outstanding = false;
@@ -150,11 +154,11 @@ class NicSide : public NicHooks {
     if (it == msgs_.end()) return;  // every packet already got through speculatively: the slot goes unused
     Msg& m = it->second;
     m.phase = Phase::Granted;
-    m.grant_time = g.time;
-    for (const std::uint32_t seq : m.nacked) resend(api, g.message, seq, g.time, false);
+    m.grant_time = g.payload[kTimeWord];
+    for (const std::uint32_t seq : m.nacked) resend(api, g.message, seq, m.grant_time, false);
     m.nacked.clear();
     MessageId head;
-    if (api.head_message(m.dst, head) && head == g.message) api.hold(m.dst, g.time);  // the rest from t
+    if (api.head_message(m.dst, head) && head == g.message) api.hold(m.dst, m.grant_time);  // the rest from t
   }
 
   void on_reservation(NicApi& api, const Packet& r) {
@@ -162,21 +166,24 @@ class NicSide : public NicHooks {
       throw ModelError("node " + std::to_string(node_) + ": reservation reached the NIC but the last-hop switch should serve it");
     const Cycle t = std::max(api.now(), t_next_);
     t_next_ = t + r.amount;
-    Packet& g = api.packets().control(PacketKind::Grant, r, api.id(), r.src, api.now());
-    g.set(kFlagHasTime);
-    g.time = t;
+    Packet& g = api.packets().control(f_.gnt, r, api.id(), r.src, api.now());
+    g.set(f_.timed);
+    g.payload[kTimeWord] = t;
     if (PacketWatch* w = api.packets().watch()) w->answered(r, g, api.now(), {});
     api.send_control(g);
   }
 
   void resend(NicApi& api, MessageId msg, std::uint32_t seq, Cycle at, bool speculative) {
-    if (!api.retransmit(msg, seq, at, speculative))
+    if (!api.retransmit(msg, seq, at, speculative ? static_cast<std::uint32_t>(f_.spec) : 0u))
       throw ModelError("node " + std::to_string(node_) + ": NACKed packet (message " + std::to_string(msg) + " seq " +
                        std::to_string(seq) + ") is not in the retransmit buffer");
   }
 
   const Params& p_;
+  Format f_;
   NodeId node_;
+  std::uint64_t& nacks_;        // whole run: NACKs received
+  std::uint64_t& nacks_timed_;  // of which carried a retransmission time (last-hop drops)
   std::unordered_map<MessageId, Msg> msgs_;
   std::unordered_map<NodeId, Coalescing> coalescing_;
   Cycle t_next_ = 0;  // destination reservation scheduler
@@ -184,6 +191,8 @@ class NicSide : public NicHooks {
 
 }  // namespace
 
-std::unique_ptr<NicHooks> make_nic_hooks(const Params& p, NodeId node) { return std::make_unique<NicSide>(p, node); }
+std::unique_ptr<NicHooks> make_nic_hooks(const Params& p, const Format& f, NodeId node, CounterSet& counters) {
+  return std::make_unique<NicSide>(p, f, node, counters);
+}
 
 }  // namespace ccnet::srp_lhrp

@@ -17,21 +17,23 @@ namespace {
 
 class SwitchHooks : public RouterHooks {
  public:
-  SwitchHooks(const Params& p, const Vnets& v, PortId endpoints)
-      : p_(p), v_(v),
+  SwitchHooks(const Params& p, const Vnets& v, const Format& f, PortId endpoints)
+      : p_(p), v_(v), f_(f),
         sched_(blocks::LhrpSchedulerParams{endpoints,
                                            p.last_hop_drop() ? p.threshold : 0xffffffffu}) {}
+
+  std::uint32_t uses() const override { return p_.timeout_drop() ? std::uint32_t{kHeadScan} : 0u; }
 
   ArrivalAction on_arrival(RouterApi& api, Packet& pkt, const BufferState&) override {
     const PortId e = api.terminal_port_of(pkt.dst);
     if (e == kNoPort) return ArrivalAction::Accept;  // not the last hop
-    if (pkt.kind == PacketKind::Reservation && p_.last_hop_scheduler()) {
+    if (pkt.kind == f_.res && p_.last_hop_scheduler()) {
       const auto d = sched_.arrive({e, pkt.amount, blocks::LhrpKind::Reservation}, api.now(), true);
       queue_grant(api, pkt, d.time);
       return ArrivalAction::Consume;
     }
     if (pkt.kind != PacketKind::Data) return ArrivalAction::Accept;
-    const bool spec = pkt.has(kFlagSpeculative);
+    const bool spec = pkt.has(f_.spec);
     const bool slot = api.can_emit(v_.ack, 1);
     const auto d = sched_.arrive({e, pkt.size, spec ? blocks::LhrpKind::Speculative : blocks::LhrpKind::Data}, api.now(), slot);
     if (!d.drop) return ArrivalAction::Accept;
@@ -46,9 +48,8 @@ class SwitchHooks : public RouterHooks {
     }
   }
 
-  bool wants_head_scan() const override { return p_.timeout_drop(); }
   bool on_queue_head(RouterApi& api, Packet& pkt, PortId, Cycle arrived) override {
-    if (pkt.kind != PacketKind::Data || !pkt.has(kFlagSpeculative)) return false;
+    if (pkt.kind != PacketKind::Data || !pkt.has(f_.spec)) return false;
     if (api.now() - arrived < p_.timeout || !api.can_emit(v_.ack, 1)) return false;
     // Counted at arrival for its last-hop endpoint: it will never leave on the ejection port.
     const PortId e = api.terminal_port_of(pkt.dst);
@@ -76,19 +77,19 @@ class SwitchHooks : public RouterHooks {
 
  private:
   void nack(RouterApi& api, const Packet& pkt, bool timed, Cycle t) {
-    Packet& n = api.packets().control(PacketKind::Nack, pkt, pkt.dst, pkt.src, api.now());
+    Packet& n = api.packets().control(f_.nack, pkt, pkt.dst, pkt.src, api.now());
     n.amount = pkt.size;  // flits dropped
     if (timed) {
-      n.set(kFlagHasTime);
-      n.time = t;
+      n.set(f_.timed);
+      n.payload[kTimeWord] = t;
     }
     if (PacketWatch* w = api.packets().watch()) w->answered(pkt, n, api.now(), {});
     if (!api.emit(n)) throw ModelError("router " + std::to_string(api.id()) + ": NACK queue full after a drop");
   }
   void queue_grant(RouterApi& api, const Packet& res, Cycle t) {
-    Packet& g = api.packets().control(PacketKind::Grant, res, res.dst, res.src, api.now());  // seq tags coalesced reservations
-    g.set(kFlagHasTime);
-    g.time = t;
+    Packet& g = api.packets().control(f_.gnt, res, res.dst, res.src, api.now());  // seq tags coalesced reservations
+    g.set(f_.timed);
+    g.payload[kTimeWord] = t;
     if (PacketWatch* w = api.packets().watch()) w->answered(res, g, api.now(), {});
     grants_.push_back(g.id);
   }
@@ -98,15 +99,17 @@ class SwitchHooks : public RouterHooks {
   }
   const Params& p_;
   Vnets v_;
+  Format f_;
   blocks::LhrpScheduler sched_;
   std::vector<PacketId> grants_;
 };
 
 }  // namespace
 
-std::unique_ptr<RouterHooks> make_switch_hooks(const Params& p, const Vnets& v, const MechanismContext& ctx) {
+std::unique_ptr<RouterHooks> make_switch_hooks(const Params& p, const Vnets& v, const Format& f, const RouterApi& router) {
   if (!p.last_hop_scheduler() && !p.timeout_drop()) return nullptr;
-  return std::make_unique<SwitchHooks>(p, v, ctx.max_ports);
+  // The scheduler's endpoints are indexed by output port (terminal ports only are used).
+  return std::make_unique<SwitchHooks>(p, v, f, router.num_ports());
 }
 
 }  // namespace ccnet::srp_lhrp

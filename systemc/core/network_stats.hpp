@@ -1,6 +1,7 @@
 // Network-wide statistics, fed by the NICs (creation, injection, ejection) and read by the run
 // control between simulation chunks. Only data packets count toward latency and throughput;
-// control packets are counted by kind (overhead). BookSim-like measurement: packets of
+// control packets are counted by kind (overhead), under the names of the network's
+// PacketFormat. BookSim-like measurement: packets of
 // messages created inside the measurement window are measured; the run drains until they are
 // all delivered (or the drain limit).
 #pragma once
@@ -17,7 +18,7 @@ namespace ccnet {
 class NetworkStats {
  public:
   NetworkStats(std::uint32_t nodes, std::vector<std::string> class_names, Cycle warmup, Cycle measure,
-               Cycle series_window);
+               Cycle series_window, const PacketFormat& format);
 
   bool in_window(Cycle c) const { return c >= window_begin_ && c < window_end_; }
   Cycle window_begin() const { return window_begin_; }
@@ -72,10 +73,10 @@ class NetworkStats {
   std::uint64_t created_flits_total_ = 0, ejected_data_flits_total_ = 0;
   std::uint64_t ejected_packets_total_ = 0, ejected_flits_total_ = 0;
   // Window counts by packet kind: flits injected at sources / ejected at destinations.
-  std::uint64_t injected_flits_by_kind_[kNumPacketKinds] = {};
-  std::uint64_t ejected_flits_by_kind_[kNumPacketKinds] = {};
-  std::uint64_t ejected_packets_by_kind_[kNumPacketKinds] = {};
-  std::uint64_t marked_packets_ = 0;  // data packets ejected with FECN
+  const PacketFormat& format_;
+  std::uint64_t injected_flits_by_kind_[kMaxPacketKinds] = {};
+  std::uint64_t ejected_flits_by_kind_[kMaxPacketKinds] = {};
+  std::uint64_t ejected_packets_by_kind_[kMaxPacketKinds] = {};
 };
 
 }  // namespace ccnet

@@ -1,10 +1,10 @@
-#include "sim/network_stats.hpp"
+#include "core/network_stats.hpp"
 
 namespace ccnet {
 
 NetworkStats::NetworkStats(std::uint32_t nodes, std::vector<std::string> class_names, Cycle warmup, Cycle measure,
-                           Cycle series_window)
-    : nodes_(nodes), names_(std::move(class_names)), window_begin_(warmup), window_end_(warmup + measure) {
+                           Cycle series_window, const PacketFormat& format)
+    : nodes_(nodes), names_(std::move(class_names)), window_begin_(warmup), window_end_(warmup + measure), format_(format) {
   classes_.resize(names_.size());
   for (auto& c : classes_) {
     c.offered_flits.assign(nodes, 0);
@@ -50,7 +50,6 @@ void NetworkStats::packet_ejected(const Packet& p, NodeId at, Cycle now) {
     ejected_data_flits_[at] += p.size;
     c.delivered_flits[p.src] += p.size;
     c.ejected_flits[at] += p.size;
-    if (p.has(kFlagFecn)) ++marked_packets_;
   }
   if (p.has(kFlagMeasured)) {
     measured_outstanding_ -= p.size;
@@ -120,19 +119,18 @@ Json NetworkStats::protocol_json() const {
   Json j;
   Json inj = Json::object(), ej = Json::object(), ejp = Json::object();
   std::uint64_t inj_total = 0, inj_control = 0;
-  for (int k = 0; k < kNumPacketKinds; ++k) {
-    const char* name = to_string(static_cast<PacketKind>(k));
+  for (unsigned k = 0; k < format_.num_kinds(); ++k) {
+    const std::string& name = format_.kind_name(static_cast<PacketKind>(k));
     inj[name] = injected_flits_by_kind_[k];
     ej[name] = ejected_flits_by_kind_[k];
     ejp[name] = ejected_packets_by_kind_[k];
     inj_total += injected_flits_by_kind_[k];
-    if (k != static_cast<int>(PacketKind::Data)) inj_control += injected_flits_by_kind_[k];
+    if (k != static_cast<unsigned>(PacketKind::Data)) inj_control += injected_flits_by_kind_[k];
   }
   j["injected_flits"] = inj;
   j["ejected_flits"] = ej;
   j["ejected_packets"] = ejp;
   j["control_flit_fraction"] = inj_total ? static_cast<double>(inj_control) / static_cast<double>(inj_total) : 0.0;
-  j["fecn_marked_packets"] = marked_packets_;
   return j;
 }
 

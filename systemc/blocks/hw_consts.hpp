@@ -1,5 +1,8 @@
 // Hardware constants shared by the C++ model and the RTL: the single source.
 //
+// It lives with the mirrored blocks (the layer above core/): the block cores, the RTL package and
+// the co-simulation benches share it; its packet-kind codes are checked against core/types.hpp.
+//
 // rtl/ccn_pkg.sv is generated from this file by scripts/gen_ccn_pkg (it compiles a small
 // program against this header, so the package holds exactly the values C++ sees). Two ctests
 // (label `lint`) keep both sides honest:
@@ -11,7 +14,9 @@
 // Format (keep it: the generator expands these lists, it does not parse C++):
 //   CCN_HW_CONSTANTS(X):    X(Name, value, "doc")  ->  C++ ccnet::hw::kName, SV ccn_pkg::Name
 //   CCN_HW_PACKET_KINDS(X): X(Name, code)          ->  C++ ccnet::hw::PacketKindCode::Name,
-//                                                      SV ccn_pkg::PktKind<Name> (packet_kind_e)
+//                                                      SV ccn_pkg::PktKind<Name> (packet_kind_e):
+//                                                      the kernel's kinds; a mechanism's own kinds
+//                                                      take the codes from FirstMechanismKind on
 //   CCN_HW_LHRP_KINDS(X):   X(Name, code)          ->  C++ ccnet::hw::LhrpKindCode::Name,
 //                                                      SV ccn_pkg::LhrpKind<Name> (lhrp_kind_e)
 #pragma once
@@ -27,18 +32,15 @@
   X(MaxVcs, 16u, "Most virtual channels (or VOQs) per port.")                                        \
   X(MaxPrioLevels, 4u, "Most arbitration priority levels (traffic classes).")                        \
   X(MaxPorts, 64u, "Most ports of one router.")                                                      \
-  X(PacketKindWidth, 3u, "Bits of a packet-kind code on the wire (packet_kind_e).")              \
+  X(PacketKindWidth, 4u, "Bits of a packet-kind code on the wire (packet_kind_e).")              \
+  X(FirstMechanismKind, 2u, "First packet-kind code a mechanism declares (its kinds follow in order).") \
   X(LhrpKindWidth, 2u, "Bits of an LHRP scheduler arrival-lane kind (lhrp_kind_e).")
 
-// Packet-kind codes on the wire; must equal ccnet::PacketKind (core/types.hpp), checked below.
+// The kernel's packet-kind codes on the wire; must equal ccnet::PacketKind (core/types.hpp),
+// checked below.
 #define CCN_HW_PACKET_KINDS(X) \
   X(Data, 0u)                  \
-  X(Ack, 1u)                   \
-  X(Nack, 2u)                  \
-  X(Reservation, 3u)           \
-  X(Grant, 4u)                 \
-  X(Retry, 5u)                 \
-  X(CongestionNotification, 6u)
+  X(Ack, 1u)
 
 // Arrival-lane kinds of the LHRP last-hop scheduler (ccn_lhrp_scheduler arr_kind_i); must equal
 // ccnet::blocks::LhrpKind (blocks/lhrp_scheduler.hpp checks it). The code 3 is no kind.
@@ -76,10 +78,11 @@ enum class LhrpKindCode : std::uint8_t {
 inline constexpr int kNumPacketKindCodes = 0 CCN_HW_PACKET_KINDS(CCN_HW_COUNT_KIND);
 inline constexpr int kNumLhrpKindCodes = 0 CCN_HW_LHRP_KINDS(CCN_HW_COUNT_KIND);
 #undef CCN_HW_COUNT_KIND
-static_assert(kNumPacketKindCodes == ::ccnet::kNumPacketKinds,
-              "hw_consts.hpp: every PacketKind needs a wire code");
-static_assert((1u << kPacketKindWidth) >= static_cast<unsigned>(kNumPacketKindCodes),
-              "hw_consts.hpp: PacketKindWidth too small for the packet kinds");
+static_assert(kNumPacketKindCodes == static_cast<int>(::ccnet::kFirstMechanismKind) &&
+                  kFirstMechanismKind == ::ccnet::kFirstMechanismKind,
+              "hw_consts.hpp: every kernel PacketKind needs a wire code, and mechanisms' codes follow");
+static_assert((1u << kPacketKindWidth) == ::ccnet::kMaxPacketKinds,
+              "hw_consts.hpp: PacketKindWidth must hold exactly the kinds a network may declare");
 static_assert((1u << kLhrpKindWidth) >= static_cast<unsigned>(kNumLhrpKindCodes),
               "hw_consts.hpp: LhrpKindWidth too small for the LHRP lane kinds");
 static_assert(kMaxCreditLanes >= 1 && kMaxVcs >= 1 && kMaxPrioLevels >= 1 && kMaxPorts >= 1);
