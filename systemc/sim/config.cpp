@@ -26,8 +26,9 @@ const Schema& SimConfig::schema() {
         .field("series_window", &SimConfig::series_window, Cycle{1000}, "time-series window in cycles (0 = no time series)",
                {0, Cycle{1} << 40})
         .field("watchdog", &SimConfig::watchdog, Cycle{20000},
-               "deadlock watchdog: fail with a state dump if flits sit in routers and no flit moves anywhere for this "
-               "many cycles (at least; raised for slow router stages and links, see docs/outputs.md)",
+               "watchdog period: fail with a state dump if packets are in flight but no flit moves anywhere "
+               "(deadlock), or none but refusals (NACKs) is delivered (stuck: lost or livelocked packets), for this "
+               "many cycles (at least; raised for slow router stages, links and throttled sources, see docs/outputs.md)",
                {100, Cycle{1} << 40})
         .field("check_quiescent", &SimConfig::check_quiescent, true,
                "when all traffic has stopped: wait for the network to empty and check every buffer and credit counter")

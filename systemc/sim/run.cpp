@@ -141,30 +141,33 @@ RunResult run_network(Network& net, const RunOptions& opt) {
   auto advance = [&](Cycle cycles, const char* phase, Cycle target) {
     simulate(cycles);
     const Cycle now = net.now();
-    // Deadlock: flits in the routers but none moved anywhere (a router output, a NIC injection
-    // or an ejection) for a whole watchdog period.
+    // Deadlock: packets in flight (flits in routers, or a packet in a NIC stream waiting for
+    // credits) but no flit moved anywhere (a router output, a NIC injection or an ejection) for a
+    // whole watchdog period.
     const std::uint64_t moves = net.flit_hops() + net.flits_injected() + net.stats().flits_ejected_total();
     if (moves != last_moves) {
       last_moves = moves;
       last_move_cycle = now;
-    } else if (net.flits_buffered() > 0 && now - last_move_cycle >= watchdog.deadlock) {
+    } else if ((net.flits_buffered() > 0 || net.packets().live() > 0) && now - last_move_cycle >= watchdog.deadlock) {
       std::ostringstream os;
       os << "deadlock: no flit moved for " << (now - last_move_cycle) << " cycles with " << net.flits_buffered()
-         << " flits buffered (watchdog " << watchdog.deadlock << " cycles)\n";
+         << " flits buffered and " << net.packets().live() << " packets live (watchdog " << watchdog.deadlock
+         << " cycles)\n";
       net.dump_state(os);
       throw ModelError(os.str());
     }
-    // Stuck: data created and not delivered, and no data delivered for a whole period, while
-    // flits may still be moving (packets dropped and resent forever) or not (a packet lost).
-    const std::uint64_t delivered = net.stats().data_flits_ejected_total();
-    if (delivered != last_delivered || net.stats().data_flits_in_flight() == 0) {
+    // Stuck: data created and not delivered (or packets live), and no packet but refusals (NACKs)
+    // delivered to a NIC for a whole period, while flits may still be moving (packets dropped and
+    // resent forever) or not (a packet lost). A backlog of ACKs or grants still draining is progress.
+    const std::uint64_t delivered = net.deliveries();
+    if (delivered != last_delivered || (net.stats().data_flits_in_flight() == 0 && net.packets().live() == 0)) {
       last_delivered = delivered;
       last_delivery_cycle = now;
     } else if (now - last_delivery_cycle >= watchdog.stuck) {
       std::ostringstream os;
-      os << "stuck: no data delivered for " << (now - last_delivery_cycle) << " cycles with "
-         << net.stats().data_flits_in_flight() << " data flits created and not delivered (watchdog " << watchdog.stuck
-         << " cycles): lost or livelocked packets\n";
+      os << "stuck: no packet but refusals (NACKs) delivered for " << (now - last_delivery_cycle) << " cycles with "
+         << net.stats().data_flits_in_flight() << " data flits created and not delivered and " << net.packets().live()
+         << " packets live (watchdog " << watchdog.stuck << " cycles): lost or livelocked packets\n";
       net.dump_state(os);
       throw ModelError(os.str());
     }
@@ -209,7 +212,7 @@ RunResult run_network(Network& net, const RunOptions& opt) {
     }
     if (net.empty() && !stopped()) {
       // Credits still on their way back: a few round trips.
-      advance(4 * (router_link_latency_sum(cfg) + cfg.router.delays.credit + 8), "empty", net.now());
+      advance(4 * (router_link_latency_sum(cfg) + cfg.router.delays.credit + cfg.nic.credit_delay + 8), "empty", net.now());
       if (!stopped()) {
         net.check_quiescent();
         // Conservation: with nothing left anywhere, every data flit created was delivered once.
