@@ -288,7 +288,6 @@ RunResult run_network(Network& net, const RunOptions& opt) {
   j["perf"]["wall_seconds"] = wall;
   j["perf"]["cycles_per_second"] = wall > 0 ? static_cast<double>(total) / wall : 0.0;
   j["perf"]["flit_hops_per_second"] = wall > 0 ? static_cast<double>(hops) / wall : 0.0;
-  j["perf"]["flit_hops"] = hops;
   j["perf"]["peak_rss_mb"] = peak_rss_mb();
   j["perf"]["memory_estimate_mb"] = cfg.built->memory_estimate / 1e6;
   RunResult r;
