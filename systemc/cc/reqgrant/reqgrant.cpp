@@ -260,15 +260,20 @@ class Adapter final : public NicHooks {
 // ---- switch side: observation of the paper's invariants ---------------------------------------
 
 // On the A/C routers (level 0 of the folded Clos): the occupancy of the crosspoint a packet from
-// a middle switch enters (its VOQ at the C input, with router.voq), and the cycles an output to an
-// adapter had no credit on the data vnet (the egress back-pressuring the fabric).
+// a middle switch enters (its VOQ at the C input, with router.voq), of the output queue toward an
+// adapter it enters (CIOQ), and the cycles an output to an adapter had no credit on the data vnet
+// (the egress back-pressuring the fabric).
 class Observer final : public RouterHooks {
  public:
   Observer(std::uint32_t m, CounterSet& c)
-      : m_(m), xp_peak_(c.counter("c_crosspoint_peak", CounterSet::Merge::Max)), stall_(c.counter("egress_backpressure_cycles")) {}
+      : m_(m), xp_peak_(c.counter("c_crosspoint_peak", CounterSet::Merge::Max)),
+        oq_peak_(c.counter("c_output_queue_peak", CounterSet::Merge::Max)), stall_(c.counter("egress_backpressure_cycles")) {}
   ArrivalAction on_arrival(RouterApi&, Packet& p, const BufferState& b) override {
     if (p.kind == PacketKind::Data && b.port >= m_) xp_peak_ = std::max<std::uint64_t>(xp_peak_, b.voq_occupancy);
     return ArrivalAction::Accept;
+  }
+  void on_output_enqueue(RouterApi&, Packet& p, const BufferState& b) override {
+    if (p.kind == PacketKind::Data && b.port < m_) oq_peak_ = std::max<std::uint64_t>(oq_peak_, b.occupancy);
   }
   void tick(RouterApi& api) override {
     for (PortId port = 0; port < m_; ++port)
@@ -278,7 +283,7 @@ class Observer final : public RouterHooks {
 
  private:
   std::uint32_t m_;
-  std::uint64_t &xp_peak_, &stall_;
+  std::uint64_t &xp_peak_, &oq_peak_, &stall_;
 };
 
 // ---- the central scheduler ---------------------------------------------------------------------
