@@ -111,11 +111,12 @@ constexpr unsigned kSeqWord = 0;  // payload word: the packet's per-flow sequenc
 class Adapter final : public NicHooks {
  public:
   Adapter(const Params& p, Shape s, NodeId id, CounterSet& c)
-      : p_(p), s_(s), id_(id), voq_(s.n, 0), pr_(s.n, 0), rg_(s.n, 0), dptr_(s.n), seq_(s.n, 0), expected_(s.n, 0),
+      : p_(p), s_(s), id_(id), voq_(s.n, 0), pr_(s.n, 0), rg_(s.n, 0), dptr_(s.n), seq_(s.n, 0), expected_(s.n, 0), host_next_(s.n, 0),
         held_(s.n), policy_(s.n, rg_), requests_(c.counter("request_messages")), grants_(c.counter("grants_received")),
         pr_peak_(c.counter("pending_requests_peak", CounterSet::Merge::Max)),
         reorder_peak_(c.counter("reorder_peak", CounterSet::Merge::Max)), resequenced_(c.counter("resequenced_packets")),
-        reseq_wait_(c.counter("resequencing_wait_cycles")), in_order_(c.counter("in_order_packets")) {
+        reseq_wait_(c.counter("resequencing_wait_cycles")), in_order_(c.counter("in_order_packets")),
+        order_violations_(c.counter("host_order_violations")) {
     for (NodeId d = 0; d < s.n; ++d) dptr_[d] = (id + d) % s.m;
   }
   std::uint32_t uses() const override { return kDeliveryHold; }
@@ -169,6 +170,14 @@ class Adapter final : public NicHooks {
       throw std::logic_error(fmt::format("reqgrant: node {} holds {} packets for reordering, more than cc.reorder_buffer = {}", id_,
                                          reorder_, p_.reorder_buffer));
     return Delivery::Hold;
+  }
+
+  // What the host sees (the kernel calls this for every packet it delivers, held or not): the
+  // per-flow sequence must be 0, 1, 2, ... (an independent check of the reorder buffer and the
+  // NIC's release order).
+  void on_data(NicApi&, const Packet& p, Packet*) override {
+    if (p.payload[kSeqWord] != host_next_[p.src]) ++order_violations_;
+    host_next_[p.src] = p.payload[kSeqWord] + 1;
   }
 
   void tick(NicApi& api) override {
@@ -245,6 +254,7 @@ class Adapter final : public NicHooks {
   std::vector<std::uint32_t> dptr_;  // per-flow middle-switch pointer (synchronised with the output arbiter's)
   std::vector<std::uint64_t> seq_;   // next sequence number per destination
   std::vector<std::uint64_t> expected_;               // egress: next in-order sequence number per source
+  std::vector<std::uint64_t> host_next_;              // egress: the sequence number the host must see next
   std::vector<std::map<std::uint64_t, Held>> held_;  // egress: out-of-order packets per source
   GrantedInjection policy_;
   Ring<std::uint32_t> credits_;  // end-to-end credits (middle switch) waiting for the credit wire
@@ -254,7 +264,7 @@ class Adapter final : public NicHooks {
   sc_core::sc_signal<std::uint32_t>* req_ = nullptr;
   const sc_core::sc_signal<std::uint32_t>* gnt_ = nullptr;
   sc_core::sc_signal<std::uint32_t>* cred_ = nullptr;
-  std::uint64_t &requests_, &grants_, &pr_peak_, &reorder_peak_, &resequenced_, &reseq_wait_, &in_order_;
+  std::uint64_t &requests_, &grants_, &pr_peak_, &reorder_peak_, &resequenced_, &reseq_wait_, &in_order_, &order_violations_;
 };
 
 // ---- switch side: observation of the paper's invariants ---------------------------------------
