@@ -29,14 +29,24 @@
 
 namespace ccnet::reqgrant {
 
-const config::Schema& Params::schema() {
+namespace {
+
+// One schema per registered name: the keys that name uses.
+template <Scheme S>
+struct PresetParams : Params {
+  PresetParams() { scheme = S; }
+  static const config::Schema& schema();
+};
+
+template <>
+const config::Schema& PresetParams<Scheme::Reserve>::schema() {
   static config::Schema s(
       "Proactive request/grant buffer reservation with a central scheduler (paper 002, Chrysos et al., section 5.1): "
       "a packet enters the three-stage Clos only after its output's credit arbiter reserved a slot in the last-stage "
       "crosspoint of the middle switch it will cross; the slot returns when the packet is delivered in order. Needs "
       "topology clos and one-flit packets (one cycle = one packet time). docs/mechanisms/request-grant.md.");
   static bool init = [] {
-    config::Declare<Params>(s)
+    config::Declare<PresetParams>(s)
         .field("u", &Params::u, 32u,
                "request throttle: most packets a flow may have requested and not yet been granted (notes G2: 32 everywhere)",
                {1, 65535})
@@ -67,11 +77,43 @@ const config::Schema& Params::schema() {
   return s;
 }
 
+template <>
+const config::Schema& PresetParams<Scheme::None>::schema() {
+  static config::Schema s(
+      "Paper 002's baseline (section 6, notes G12): the same three-stage Clos with per-packet spraying by per-flow "
+      "pointers at the adapters and hop-by-hop credits only, no reservation; egress adapters re-sequence each flow "
+      "(the reorder buffer is not bounded: its peak is reported). Needs topology clos and one-flit packets.");
+  return s;
+}
+
+template <>
+const config::Schema& PresetParams<Scheme::Window>::schema() {
+  static config::Schema s(
+      "End-to-end acknowledgements with a window (paper 002 section 6, the end2end-ACK comparison): the sprayed "
+      "baseline, and a flow may have at most `window` packets not yet delivered in order; the egress acknowledges "
+      "each in-order delivery out of band (fixed-latency wires, no data bandwidth). Needs topology clos and "
+      "one-flit packets.");
+  static bool init = [] {
+    config::Declare<PresetParams>(s)
+        .field("window", &Params::window, 16u, "W: unacknowledged packets per flow (section 6: 16)", {1, 65535})
+        .field("ack_latency", &Params::ack_latency, 2u,
+               "cycles from an in-order delivery to the source's window (the paper's ACKs have zero delay; 2 is the "
+               "least over the out-of-band wires)",
+               {2, 1000});
+    return true;
+  }();
+  (void)init;
+  return s;
+}
+
+}  // namespace
+
 void Params::validate(const config::BindContext& ctx, const RouterConfig&, const NicConfig& n) const {
   if (n.max_packet != 1)
     ctx.fail("nic.max_packet", fmt::format("reqgrant models one packet per cycle (packet time = 1 cycle): nic.max_packet must be 1, not {}",
                                            n.max_packet));
-  if (request_combine > u) ctx.fail("cc.request_combine", fmt::format("{} exceeds the throttle cc.u = {}", request_combine, u));
+  if (scheme == Scheme::Reserve && request_combine > u)
+    ctx.fail("cc.request_combine", fmt::format("{} exceeds the throttle cc.u = {}", request_combine, u));
 }
 
 namespace {
@@ -82,17 +124,20 @@ struct Shape {
 
 // ---- the adapter: source (requests, grant-gated injection) and egress (reorder buffer) -------
 
-// Injection of granted packets only: round robin over the destinations whose send queue is ready
-// and that hold a grant (rg > 0).
-class GrantedInjection final : public InjectionPolicy {
+// Round robin over the destinations whose send queue is ready and that may send: hold a grant
+// (reqgrant: rg > 0), have room in their window (e2e_window: outstanding < W), or always
+// (spray_reorder).
+class GatedInjection final : public InjectionPolicy {
  public:
-  GrantedInjection(std::uint32_t n, const std::vector<std::uint32_t>& rg) : ready_(n, 0), rg_(rg) {}
+  GatedInjection(std::uint32_t n, Scheme scheme, std::uint32_t window, const std::vector<std::uint32_t>& rg,
+                 const std::vector<std::uint32_t>& outstanding)
+      : ready_(n, 0), scheme_(scheme), window_(window), rg_(rg), outstanding_(outstanding) {}
   void set_ready(NodeId dst, bool ready) override { ready_[dst] = ready; }
   int pick(Cycle) const override {
     const auto n = static_cast<std::uint32_t>(ready_.size());
     for (std::uint32_t k = 0; k < n; ++k) {
       const std::uint32_t d = (ptr_ + k) % n;
-      if (ready_[d] && rg_[d] > 0) return static_cast<int>(d);
+      if (ready_[d] && may_send(d)) return static_cast<int>(d);
     }
     return -1;
   }
@@ -101,8 +146,19 @@ class GrantedInjection final : public InjectionPolicy {
   }
 
  private:
+  bool may_send(NodeId d) const {
+    switch (scheme_) {
+      case Scheme::Reserve: return rg_[d] > 0;
+      case Scheme::Window: return outstanding_[d] < window_;
+      case Scheme::None: break;
+    }
+    return true;
+  }
   std::vector<std::uint8_t> ready_;
+  Scheme scheme_;
+  std::uint32_t window_;
   const std::vector<std::uint32_t>& rg_;
+  const std::vector<std::uint32_t>& outstanding_;
   std::uint32_t ptr_ = 0;
 };
 
@@ -111,8 +167,8 @@ constexpr unsigned kSeqWord = 0;  // payload word: the packet's per-flow sequenc
 class Adapter final : public NicHooks {
  public:
   Adapter(const Params& p, Shape s, NodeId id, CounterSet& c)
-      : p_(p), s_(s), id_(id), voq_(s.n, 0), pr_(s.n, 0), rg_(s.n, 0), dptr_(s.n), seq_(s.n, 0), expected_(s.n, 0), host_next_(s.n, 0),
-        held_(s.n), policy_(s.n, rg_), requests_(c.counter("request_messages")), grants_(c.counter("grants_received")),
+      : p_(p), s_(s), id_(id), voq_(s.n, 0), pr_(s.n, 0), rg_(s.n, 0), outstanding_(s.n, 0), dptr_(s.n), seq_(s.n, 0), expected_(s.n, 0), host_next_(s.n, 0),
+        held_(s.n), policy_(s.n, p.scheme, p.window, rg_, outstanding_), requests_(c.counter("request_messages")), grants_(c.counter("grants_received")),
         pr_peak_(c.counter("pending_requests_peak", CounterSet::Merge::Max)),
         reorder_peak_(c.counter("reorder_peak", CounterSet::Merge::Max)), resequenced_(c.counter("resequenced_packets")),
         reseq_wait_(c.counter("resequencing_wait_cycles")), in_order_(c.counter("in_order_packets")),
@@ -136,9 +192,14 @@ class Adapter final : public NicHooks {
 
   void on_packet_formed(NicApi& api, Packet& p) override {
     const NodeId d = p.dst;
-    if (rg_[d] == 0) throw std::logic_error(fmt::format("reqgrant: node {} formed a packet to {} without a grant", id_, d));
-    --rg_[d];
-    --rg_total_;
+    if (p_.scheme == Scheme::Reserve) {
+      if (rg_[d] == 0) throw std::logic_error(fmt::format("reqgrant: node {} formed a packet to {} without a grant", id_, d));
+      --rg_[d];
+      --rg_total_;
+    } else if (p_.scheme == Scheme::Window) {
+      ++outstanding_[d];
+      ++outstanding_total_;
+    }
     --voq_[d];
     --voq_total_;
     p.payload[kSeqWord] = seq_[d]++;
@@ -151,13 +212,13 @@ class Adapter final : public NicHooks {
     const NodeId src = p.src;
     const std::uint64_t seq = p.payload[kSeqWord];
     if (seq == expected_[src]) {
-      deliver_in_order(api.measuring(), MultistageRoute::via(p), 0);
+      deliver_in_order(api.measuring(), src, MultistageRoute::via(p), 0);
       ++expected_[src];
       auto& h = held_[src];
       for (auto it = h.begin(); it != h.end() && it->first == expected_[src]; it = h.erase(it), ++expected_[src]) {
         api.deliver(it->second.id);
         --reorder_;
-        deliver_in_order(api.measuring(), it->second.path, api.now() - it->second.arrived);
+        deliver_in_order(api.measuring(), src, it->second.path, api.now() - it->second.arrived);
       }
       return Delivery::Deliver;
     }
@@ -166,7 +227,7 @@ class Adapter final : public NicHooks {
     held_[src].emplace(seq, Held{p.id, MultistageRoute::via(p), api.now()});
     ++reorder_;
     reorder_peak_ = std::max<std::uint64_t>(reorder_peak_, reorder_);
-    if (reorder_ > p_.reorder_buffer)
+    if (p_.scheme == Scheme::Reserve && reorder_ > p_.reorder_buffer)
       throw std::logic_error(fmt::format("reqgrant: node {} holds {} packets for reordering, more than cc.reorder_buffer = {}", id_,
                                          reorder_, p_.reorder_buffer));
     return Delivery::Hold;
@@ -181,9 +242,21 @@ class Adapter final : public NicHooks {
   }
 
   void tick(NicApi& api) override {
+    if (p_.scheme == Scheme::None) return;  // nothing but the reorder buffer
     if (!req_) throw std::logic_error("reqgrant: adapter without its scheduler wires (Mechanism::build did not run)");
+    if (p_.scheme == Scheme::Window) {
+      // An acknowledgement from destination j: one more packet of the flow may go.
+      if (const std::uint32_t a = gnt_->read()) {
+        const NodeId j = a - 1;
+        if (j >= s_.n || outstanding_[j] == 0)
+          throw std::logic_error(fmt::format("e2e_window: node {} got an acknowledgement from {} with nothing outstanding", id_, j));
+        --outstanding_[j];
+        --outstanding_total_;
+        ++grants_;
+      }
+    }
     // A grant for output j: one requested packet becomes injectable.
-    if (const std::uint32_t g = gnt_->read()) {
+    if (const std::uint32_t g = p_.scheme == Scheme::Reserve ? gnt_->read() : 0) {
       const NodeId j = g - 1;
       if (j >= s_.n || pr_[j] == 0) throw std::logic_error(fmt::format("reqgrant: node {} got a grant for {} it never requested", id_, j));
       --pr_[j];
@@ -195,7 +268,7 @@ class Adapter final : public NicHooks {
     // Request arbiter: one message per cycle, round robin over the flows with unrequested packets
     // under the throttle.
     std::uint32_t out = 0;
-    if (voq_total_ > pr_total_ + rg_total_) {
+    if (p_.scheme == Scheme::Reserve && voq_total_ > pr_total_ + rg_total_) {
       for (std::uint32_t k = 0; k < s_.n; ++k) {
         const NodeId j = (rptr_ + k) % s_.n;
         const std::uint64_t unrequested = voq_[j] - pr_[j] - rg_[j];
@@ -226,6 +299,7 @@ class Adapter final : public NicHooks {
     s.value(pr_total_, "reqgrant.pending_requests");
     s.value(rg_total_, "reqgrant.grants_held");
     s.value(reorder_, "reqgrant.reorder_occupancy");
+    s.value(outstanding_total_, "reqgrant.window_outstanding");
   }
 
  private:
@@ -234,8 +308,11 @@ class Adapter final : public NicHooks {
     std::uint32_t path;
     Cycle arrived;
   };
-  void deliver_in_order(bool measuring, std::uint32_t path, Cycle waited) {
-    credits_.push_back(path);
+  // The packet from `src` that crossed middle switch `path` reached the host in order: its
+  // end-to-end credit (reqgrant) or acknowledgement (e2e_window) leaves.
+  void deliver_in_order(bool measuring, NodeId src, std::uint32_t path, Cycle waited) {
+    if (p_.scheme == Scheme::Reserve) credits_.push_back(path);
+    if (p_.scheme == Scheme::Window) credits_.push_back(src);
     if (measuring) {
       ++in_order_;
       if (waited > 0) {
@@ -251,16 +328,17 @@ class Adapter final : public NicHooks {
   std::vector<std::uint64_t> voq_;   // packets queued to each destination, not yet formed
   std::vector<std::uint32_t> pr_;    // requested, not granted
   std::vector<std::uint32_t> rg_;    // granted, not injected
+  std::vector<std::uint32_t> outstanding_;  // e2e_window: injected, not acknowledged
   std::vector<std::uint32_t> dptr_;  // per-flow middle-switch pointer (synchronised with the output arbiter's)
   std::vector<std::uint64_t> seq_;   // next sequence number per destination
   std::vector<std::uint64_t> expected_;               // egress: next in-order sequence number per source
   std::vector<std::uint64_t> host_next_;              // egress: the sequence number the host must see next
   std::vector<std::map<std::uint64_t, Held>> held_;  // egress: out-of-order packets per source
-  GrantedInjection policy_;
-  Ring<std::uint32_t> credits_;  // end-to-end credits (middle switch) waiting for the credit wire
+  GatedInjection policy_;
+  Ring<std::uint32_t> credits_;  // end-to-end credits (middle switch) or ACKs (source) waiting for the credit wire
   std::uint32_t rptr_ = 0;
   std::uint64_t voq_total_ = 0;
-  std::uint32_t pr_total_ = 0, rg_total_ = 0, reorder_ = 0;
+  std::uint32_t pr_total_ = 0, rg_total_ = 0, reorder_ = 0, outstanding_total_ = 0;
   sc_core::sc_signal<std::uint32_t>* req_ = nullptr;
   const sc_core::sc_signal<std::uint32_t>* gnt_ = nullptr;
   sc_core::sc_signal<std::uint32_t>* cred_ = nullptr;
@@ -340,6 +418,7 @@ class Scheduler final : public sc_core::sc_module, public TracedComponent {
   };
   void tick() {
     const Cycle now = sc_core::sc_time_stamp().value() / period_ps_;
+    if (p_.scheme == Scheme::Window) return relay(now);
     // Sample the wires (written by the adapters last cycle).
     for (NodeId i = 0; i < s_.n; ++i) {
       if (const std::uint32_t v = req_[i]->read()) requests_.push_back({now + p_.request_latency - 1, i, (v & kWireIdMask) - 1, v >> 16});
@@ -391,6 +470,22 @@ class Scheduler final : public sc_core::sc_module, public TracedComponent {
     }
   }
 
+  // e2e_window: each egress's acknowledgement (the source + 1 on its credit wire) goes to that
+  // source's grant wire ack_latency cycles after the egress wrote it, one per source and cycle.
+  void relay(Cycle now) {
+    for (NodeId j = 0; j < s_.n; ++j)
+      if (const std::uint32_t v = cred_[j]->read()) grant_line_.at(v - 1).push_back({now + p_.ack_latency - 2, j, 0, 0});
+    for (NodeId i = 0; i < s_.n; ++i) {
+      std::uint32_t out = 0;
+      if (!grant_line_[i].empty() && grant_line_[i].front().at <= now) {
+        out = grant_line_[i].front().a + 1;
+        grant_line_[i].pop_front();
+        ++grants_;
+      }
+      if (gnt_[i]->read() != out) gnt_[i]->write(out);
+    }
+  }
+
   const Params& p_;
   Shape s_;
   std::uint64_t period_ps_;
@@ -409,7 +504,14 @@ class Scheduler final : public sc_core::sc_module, public TracedComponent {
 class ReqGrant final : public Mechanism {
  public:
   ReqGrant(const Params& p, Shape s, std::uint64_t seed) : p_(p), s_(s), seed_(seed) {}
-  std::string name() const override { return "reqgrant"; }
+  std::string name() const override {
+    switch (p_.scheme) {
+      case Scheme::None: return "spray_reorder";
+      case Scheme::Window: return "e2e_window";
+      case Scheme::Reserve: break;
+    }
+    return "reqgrant";
+  }
   std::vector<VnetSpec> vnets() const override { return {{"data", 0}, {"control", 1}}; }
   std::uint8_t vnet_of(const Packet& p) const override { return p.kind == PacketKind::Data ? 0 : 1; }
   Cycle max_injection_gap() const override { return p_.request_latency + p_.grant_latency + p_.credit_latency + 16; }
@@ -423,6 +525,7 @@ class ReqGrant final : public Mechanism {
     return has_node ? std::make_unique<Observer>(s_.m, c) : nullptr;
   }
   void build(NetworkBuilder& b) const override {
+    if (p_.scheme == Scheme::None) return;  // no control plane
     std::vector<sc_core::sc_signal<std::uint32_t>*> req, gnt, cred;
     for (NodeId n = 0; n < b.num_nodes(); ++n) {
       req.push_back(&b.make<sc_core::sc_signal<std::uint32_t>>(fmt::format("reqgrant_req_{}", n).c_str()));
@@ -448,10 +551,10 @@ class ReqGrant final : public Mechanism {
 std::unique_ptr<Mechanism> Params::create(const MechanismContext& ctx) const {
   const auto* t = dynamic_cast<const MultistageTopology*>(&ctx.topology);
   if (!t || t->name() != "clos")
-    throw config::ConfigError(fmt::format("cc.mechanism: reqgrant runs on a three-stage Clos (topology.type: clos), not '{}'",
+    throw config::ConfigError(fmt::format("cc.mechanism: this mechanism runs on a three-stage Clos (topology.type: clos), not '{}'",
                                           ctx.topology.name()));
   const Shape s{t->num_nodes(), t->k()};
-  if (reorder_buffer < s.m * crosspoint)
+  if (scheme == Scheme::Reserve && reorder_buffer < s.m * crosspoint)
     throw config::ConfigError(fmt::format("cc.reorder_buffer: {} packets cannot hold what the reservations allow in flight to one "
                                           "output (M x cc.crosspoint = {} x {} = {})",
                                           reorder_buffer, s.m, crosspoint, s.m * crosspoint));
@@ -460,7 +563,12 @@ std::unique_ptr<Mechanism> Params::create(const MechanismContext& ctx) const {
 }
 
 namespace {
-config::PolyRegistrar<MechanismParams, Params> reg("reqgrant", "proactive request/grant reservation, central scheduler (paper 002)");
+config::PolyRegistrar<MechanismParams, PresetParams<Scheme::Reserve>> reg_reserve(
+    "reqgrant", "proactive request/grant reservation, central scheduler (paper 002)");
+config::PolyRegistrar<MechanismParams, PresetParams<Scheme::None>> reg_none(
+    "spray_reorder", "paper 002's baseline: sprayed Clos, re-sequencing at the egress");
+config::PolyRegistrar<MechanismParams, PresetParams<Scheme::Window>> reg_window(
+    "e2e_window", "end-to-end ACK window per flow on the sprayed Clos (paper 002's comparison)");
 }  // namespace
 
 }  // namespace ccnet::reqgrant
