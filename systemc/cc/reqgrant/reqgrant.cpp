@@ -404,10 +404,17 @@ class Scheduler final : public sc_core::sc_module, public TracedComponent {
     dont_initialize();
   }
   std::string trace_scope() const override { return name(); }
+  // Per output arbiter: requests waiting and credits taken (crosspoint slots reserved); per
+  // adapter: the request, grant and credit wires (0 = idle, else the encodings of reqgrant.hpp).
   void trace(TraceSink& s) override {
     for (NodeId j = 0; j < s_.n; ++j) {
       s.value(pending_[j], fmt::format("out{}.requests", j));
       s.value(taken_[j], fmt::format("out{}.credits_taken", j));
+    }
+    for (NodeId i = 0; i < s_.n; ++i) {
+      s.value(req_[i]->read(), fmt::format("adapter{}.request", i));
+      s.value(gnt_[i]->read(), fmt::format("adapter{}.grant", i));
+      s.value(cred_[i]->read(), fmt::format("adapter{}.credit", i));
     }
   }
 
