@@ -385,7 +385,8 @@ class Scheduler final : public sc_core::sc_module, public TracedComponent {
             std::vector<sc_core::sc_signal<std::uint32_t>*> cred, CounterSet& c)
       : sc_core::sc_module(name), p_(p), s_(s), period_ps_(period.value()), req_(std::move(req)), gnt_(std::move(gnt)),
         cred_(std::move(cred)), gnt_count_(static_cast<std::size_t>(s.n) * s.n, 0), gnt_total_(s.n, 0), iptr_(s.n, 0),
-        grant_line_(s.n), pending_(s.n, 0), taken_(s.n, 0), grants_(c.counter("grants")),
+        grant_line_(s.n), pending_(s.n, 0), taken_(s.n, 0), granted_at_(s.n, 0), grants_(c.counter("grants")),
+        collisions_(c.counter("grant_collisions")),
         req_peak_(c.counter("request_counter_peak", CounterSet::Merge::Max)) {
     blocks::CreditArbiterParams ap{s.n, s.m, p.crosspoint, p.u, p.strict_path};
     for (NodeId j = 0; j < s.n; ++j) {
@@ -451,6 +452,8 @@ class Scheduler final : public sc_core::sc_module, public TracedComponent {
         ++gnt_count_[static_cast<std::size_t>(i) * s_.n + j];
         ++gnt_total_[i];
         ++grants_;
+        if (granted_at_[i] == now + 1) ++collisions_;  // another output granted input i this cycle
+        granted_at_[i] = now + 1;
       }
       pending_[j] = static_cast<std::uint32_t>(a.pending());
       taken_[j] = a.credits_taken();
@@ -503,7 +506,8 @@ class Scheduler final : public sc_core::sc_module, public TracedComponent {
   Ring<Due> requests_, credits_;
   std::vector<Ring<Due>> grant_line_;  // per adapter: grants on their way
   std::vector<std::uint32_t> pending_, taken_;  // waveforms: per output
-  std::uint64_t &grants_, &req_peak_;
+  std::vector<Cycle> granted_at_;                // per input: last cycle + 1 an output granted it
+  std::uint64_t &grants_, &collisions_, &req_peak_;
 };
 
 // ---- the mechanism -------------------------------------------------------------------------------
