@@ -8,15 +8,21 @@
 //   * cred[b]  M credit counters, one per path b: free slots of the last-stage crosspoint buffer
 //              (middle switch b -> output j), `credits` at reset;
 //   * ptr      the round-robin position in the arbiter's visiting order (a permutation of the
-//              inputs, fixed at construction: random per output, or common to all outputs).
+//              inputs, fixed at construction: random per output, or common to all outputs);
+//   * cur[i]   weighted mode only: the smooth weighted round-robin balance of each input.
 //
 // Behaviour (one cycle, one packet time):
 //   * pick() (combinational): the first input i in visiting order, starting at ptr, with
 //     req[i] > 0 and cred[dist[i]] > 0 (strict_path, notes G5: only the path the flow's pointer
 //     selects counts), or with any path holding a credit (strict_path false: the first path at or
 //     after dist[i] with a credit). Returns the input and the path, or none.
+//   * Weighted mode (paper 002 section 6.6, notes 1.7: weighted max-min fairness): among the
+//     eligible inputs (as above), the one with the largest cur[e] + weight[e] wins (smooth
+//     weighted round robin); a tie goes to the first in visiting order from ptr.
 //   * commit(grant) (clock edge): req[i] -= 1, cred[path] -= 1, dist[i] = path + 1 mod M,
-//     ptr = the position after i in the visiting order.
+//     ptr = the position after i in the visiting order. Weighted mode: every eligible input e
+//     gains weight[e] and the winner loses the sum of the eligible inputs' weights; an input
+//     whose request counter reaches 0 drops its balance to 0 (an idle flow banks nothing).
 //   * add_request(i, n) and add_credit(b) apply what arrived on the request and credit inputs;
 //     they take effect at once (the caller applies them before pick() in the cycle they are due).
 //
@@ -38,6 +44,7 @@ struct CreditArbiterParams {
   std::uint32_t credits = 12;       // B: slots per last-stage crosspoint buffer
   std::uint32_t max_requests = 32;  // u: bound of a request counter
   bool strict_path = true;          // notes G5: only the path the distribution pointer selects
+  bool weighted = false;            // smooth weighted round robin by per-input weights (section 6.6)
 };
 
 class CreditArbiter {
@@ -49,10 +56,18 @@ class CreditArbiter {
   };
 
   // `order`: the visiting order (a permutation of the inputs); `dist0`: each input's first path
-  // (empty: input i starts at path i mod M).
-  CreditArbiter(const CreditArbiterParams& p, std::vector<std::uint32_t> order, std::vector<std::uint32_t> dist0 = {});
+  // (empty: input i starts at path i mod M); `weights`: per input, >= 1 (weighted mode; empty:
+  // all 1).
+  CreditArbiter(const CreditArbiterParams& p, std::vector<std::uint32_t> order, std::vector<std::uint32_t> dist0 = {},
+                std::vector<std::uint32_t> weights = {});
 
   void reset();
+  // Whether a request (input, n) or a credit for `path` keeps the contract now (the RTL ignores
+  // one that does not and flags it; add_request / add_credit throw).
+  bool request_ok(std::uint32_t input, std::uint32_t n) const {
+    return input < p_.num_inputs && req_[input] + static_cast<std::uint64_t>(n) <= p_.max_requests;
+  }
+  bool credit_ok(std::uint32_t path) const { return path < p_.num_paths && cred_[path] < p_.credits; }
   void add_request(std::uint32_t input, std::uint32_t n = 1);
   void add_credit(std::uint32_t path);
 
@@ -69,11 +84,17 @@ class CreditArbiter {
   // Sum of the request counters, and credits taken (sum over paths of credits - cred[b]).
   std::uint64_t pending() const { return pending_; }
   std::uint32_t credits_taken() const;
+  std::int64_t balance(std::uint32_t input) const { return cur_.at(input); }
 
  private:
+  // Eligible: requests waiting and (strict) the pointer's path has a credit, or (not strict) any
+  // path has one; the path it would take.
+  bool eligible(std::uint32_t i, std::uint32_t& path) const;
   CreditArbiterParams p_;
   std::vector<std::uint32_t> order_, dist0_, position_;  // position_[i]: i's place in order_
+  std::vector<std::uint32_t> weights_;
   std::vector<std::uint32_t> req_, dist_, cred_;
+  std::vector<std::int64_t> cur_;  // weighted mode: smooth WRR balances
   std::uint32_t ptr_ = 0;
   std::uint64_t pending_ = 0;
 };

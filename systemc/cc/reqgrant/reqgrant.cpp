@@ -67,6 +67,12 @@ const config::Schema& PresetParams<Scheme::Reserve>::schema() {
         .field("strict_path", &Params::strict_path, true,
                "notes G5: a flow is eligible only if the crosspoint its distribution pointer selects holds a credit "
                "(false: the first middle switch at or after the pointer with a credit)")
+        .field("weighted", &Params::weighted, false,
+               "output arbiters serve eligible flows by smooth weighted round robin over `weights` instead of round "
+               "robin in their visiting order (section 6.6: weighted max-min fairness)")
+        .list("weights", static_cast<std::vector<std::uint32_t> PresetParams::*>(&Params::weights), std::vector<std::uint32_t>{},
+              "with weighted: the weight (>= 1) of each input at every output arbiter, one per node (empty: all 1)",
+              {1, 1u << 20})
         .field("reorder_buffer", &Params::reorder_buffer, 300u,
                "egress reorder buffer, packets (section 6: 300); the reservations bound the occupancy by M x crosspoint, "
                "which must fit (exceeding it at run time is an internal error)",
@@ -388,7 +394,7 @@ class Scheduler final : public sc_core::sc_module, public TracedComponent {
         grant_line_(s.n), pending_(s.n, 0), taken_(s.n, 0), granted_at_(s.n, 0), grants_(c.counter("grants")),
         collisions_(c.counter("grant_collisions")),
         req_peak_(c.counter("request_counter_peak", CounterSet::Merge::Max)) {
-    blocks::CreditArbiterParams ap{s.n, s.m, p.crosspoint, p.u, p.strict_path};
+    blocks::CreditArbiterParams ap{s.n, s.m, p.crosspoint, p.u, p.strict_path, p.weighted};
     for (NodeId j = 0; j < s.n; ++j) {
       std::vector<std::uint32_t> order(s.n);
       std::iota(order.begin(), order.end(), 0u);
@@ -398,7 +404,7 @@ class Scheduler final : public sc_core::sc_module, public TracedComponent {
       }
       std::vector<std::uint32_t> dist0(s.n);
       for (NodeId i = 0; i < s.n; ++i) dist0[i] = (i + j) % s.m;  // the adapters' dptr starts there too
-      arbiters_.emplace_back(ap, std::move(order), std::move(dist0));
+      arbiters_.emplace_back(ap, std::move(order), std::move(dist0), p.weights);
     }
     SC_METHOD(tick);
     sensitive << clk.pos();
@@ -570,6 +576,8 @@ std::unique_ptr<Mechanism> Params::create(const MechanismContext& ctx) const {
                                           "output (M x cc.crosspoint = {} x {} = {})",
                                           reorder_buffer, s.m, crosspoint, s.m * crosspoint));
   if (s.n > kWireIdMask) throw config::ConfigError("cc.mechanism: reqgrant supports at most 65535 ports");
+  if (!weights.empty() && weights.size() != s.n)
+    throw config::ConfigError(fmt::format("cc.weights: {} weights for {} nodes (one per input, or none)", weights.size(), s.n));
   return std::make_unique<ReqGrant>(*this, s, ctx.seed);
 }
 

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cc/mechanism.hpp"
 
@@ -37,6 +38,8 @@ struct Params : MechanismParams {
   std::uint32_t credit_latency = 3;    // cycles from an in-order delivery to the output arbiter's credit (G4)
   VisitOrder order = VisitOrder::Random;  // output arbiters' visiting order (section 5.1; R5)
   bool strict_path = true;             // G5: a flow is eligible only if its pointer's crosspoint has a credit
+  bool weighted = false;               // output arbiters: smooth weighted round robin (section 6.6)
+  std::vector<std::uint32_t> weights;  // per input, at every output (empty: all 1)
   std::uint32_t reorder_buffer = 300;  // egress reorder buffer, packets (asserted bound; >= M x crosspoint)
   std::uint32_t window = 16;           // e2e_window: unacknowledged packets per flow (W)
   std::uint32_t ack_latency = 2;       // e2e_window: cycles from an in-order delivery to the source's window
