@@ -99,7 +99,11 @@ CrpResult CrpTable::decide(const CrpLane& lane, Effect& effect) const {
     case CrpOp::Charge: {
       // Serial: the earliest non-zero cells first (cells are changed by apply()).
       std::uint32_t rem = lane.size;
-      for (std::uint32_t i = 0; i < V && rem > 0; ++i) rem -= std::min(t_[i], rem);
+      for (std::uint32_t i = 0; i < V && rem > 0; ++i) {
+        if (t_[i] == 0) continue;
+        rem -= std::min(t_[i], rem);
+        if (!lane.spill) break;
+      }
       r.charged = lane.size - rem;
       effect = Effect{};
       return r;
@@ -133,7 +137,7 @@ CrpResult CrpTable::apply(const CrpLane& lane) {
       break;
     case CrpOp::Release: acct_.released += static_cast<std::uint64_t>(e.d0 + e.d1); break;
     case CrpOp::Charge: {
-      std::uint32_t rem = lane.size;
+      std::uint32_t rem = r.charged;  // what decide() found room for, earliest non-zero cells first
       for (std::uint32_t i = 0; i < p_.cells && rem > 0; ++i) {
         const std::uint32_t take = std::min(t_[i], rem);
         t_[i] -= take;

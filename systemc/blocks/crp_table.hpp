@@ -26,7 +26,8 @@
 //   Release (R7, G4): an eager reservation given back: take0 cycles to slot s, take1 to s + 1
 //     (cells already past are skipped).
 //   Charge (R9, G6): a non-participating packet of n flits is charged to the earliest non-zero
-//     cell, the excess spilling into the next non-zero cells; `charged` says how much fitted.
+//     cell; with `spill` the excess spills into the next non-zero cells, without it the excess is
+//     forgotten (a saturating decrement of one cell); `charged` says how much was taken.
 // Contract violations (the lane changes nothing, its outputs are zero, `violation` is set, and
 // the sticky error flag from then on): an op code that is no op; a Request or Grant with x = 0
 // or x > 2 Cmax (R8: N_max <= 2 Cmax); a request vector from a future epoch; a Grant or Release
@@ -79,6 +80,7 @@ struct CrpLane {
   std::uint64_t slot = 0;       // Request (preferred), Grant, Release: absolute slot (epoch number)
   std::uint32_t take0 = 0;      // Release: cycles given back to `slot`
   std::uint32_t take1 = 0;      // Release: cycles given back to `slot` + 1
+  bool spill = true;            // Charge: the excess goes to the next non-zero cells
 };
 
 struct CrpResult {
