@@ -45,6 +45,7 @@ class NicSide : public NicHooks {
         retries_short_(counters.counter("retries_short")),
         retries_long_(counters.counter("retries_long")),
         retries_intra_(counters.counter("retries_intra_cluster")),
+        retries_intra_short_(counters.counter("retries_intra_cluster_short")),
         nacks_(counters.counter("nacks_received")),
         unused_(counters.counter("grants_unused")),
         segments_(counters.counter("segments")),
@@ -230,7 +231,10 @@ class NicSide : public NicHooks {
   void on_retry(NicApi& api, const Packet& r) {
     const bool long_retry = r.has(f_.long_retry);
     ++(long_retry ? retries_long_ : retries_short_);
-    if (multistage_ && multistage_->cluster_of_node(r.src) == multistage_->cluster_of_node(node_)) ++retries_intra_;
+    if (multistage_ && multistage_->cluster_of_node(r.src) == multistage_->cluster_of_node(node_)) {
+      ++retries_intra_;
+      if (!long_retry) ++retries_intra_short_;  // C9: never (no channel on the way, an all-ones vector)
+    }
     const Key key{r.message, r.seq};
     auto it = segs_.find(key);
     if (it == segs_.end() || it->second.phase != Phase::Requesting) return;
@@ -283,6 +287,7 @@ class NicSide : public NicHooks {
   std::uint64_t& retries_short_; // whole run: short retries received (no common slot, or converted at a channel)
   std::uint64_t& retries_long_;  // whole run: long retries received (destination table full)
   std::uint64_t& retries_intra_; // whole run: retries received from destinations in the source's own cluster
+  std::uint64_t& retries_intra_short_;  // of which short (C9: must be 0)
   std::uint64_t& nacks_;         // whole run: NACKs received (dropped speculative packets)
   std::uint64_t& unused_;        // whole run: grants that arrived after the segment had no use for them
   std::uint64_t& segments_;      // whole run: segments that reserved (or speculated)
