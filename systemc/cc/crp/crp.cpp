@@ -103,7 +103,13 @@ struct CrpParams : Params {
           .field("grant_current_cell", &Params::grant_current_cell, true,
                  "destinations may grant the current cell (its time partly past; the source sends at once) (G7)")
           .field("charge_spill", &Params::charge_spill, true,
-                 "a non-participating packet larger than the earliest non-zero cell spills into later cells (G6)");
+                 "a non-participating packet larger than the earliest non-zero cell spills into later cells (G6)")
+          .field("retry_jitter", &Params::retry_jitter, 0.0,
+                 "each retry delay is shortened by a uniform random share of up to this fraction (R13; 0: exact delays)",
+                 {0.0, 1.0})
+          .field("max_retrying", &Params::max_retrying, 0u,
+                 "segments of one source re-requesting at once after a retry; more wait in order (first requests never wait; 0: no limit)",
+                 {0, 1u << 20});
       return true;
     }();
     (void)init;

@@ -39,6 +39,8 @@ struct Params : MechanismParams {
   ChannelChoice channel = ChannelChoice::Random;
   bool grant_current_cell = true;       // G7: a destination may grant the current (partly past) cell
   bool charge_spill = true;             // G6: a non-participating packet's excess spills into later cells
+  double retry_jitter = 0;              // R13: a uniform share up to this of each retry delay is dropped
+  std::uint32_t max_retrying = 0;       // segments of one source re-requesting at once after a retry (0: no limit)
 
   std::unique_ptr<Mechanism> create(const MechanismContext& ctx) const override;
   void validate(const config::BindContext& ctx, const RouterConfig& r, const NicConfig& n) const override;

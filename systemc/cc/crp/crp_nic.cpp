@@ -17,6 +17,7 @@
 // otherwise a short (no common slot) or long (own table full) retry. Non-participating data
 // delivered here is charged to the table (R9).
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <unordered_map>
 #include <vector>
@@ -78,7 +79,7 @@ class NicSide : public NicHooks {
                                          : multistage_->default_channel(node_, p.dst);
       it = segs_.emplace(key, std::move(s)).first;
       ++segments_;
-      if (p_.request_on == RequestOn::Start) request(api, key, it->second);
+      if (p_.request_on == RequestOn::Start) request(api, key, it->second, false);
     }
     Segment& s = it->second;
     if (channels_ > 0) MultistageRoute::pin_channel(p, s.channel);
@@ -116,7 +117,14 @@ class NicSide : public NicHooks {
       const Key key = rerequests_.begin()->second;
       rerequests_.erase(rerequests_.begin());
       auto it = segs_.find(key);
-      if (it != segs_.end() && it->second.phase == Phase::Requesting) request(api, key, it->second);
+      if (it != segs_.end() && it->second.phase == Phase::Retrying) want_rerequest(api, key, it->second);
+    }
+    // Segments waiting for a free re-request slot (max_retrying), oldest first.
+    while (!waiting_.empty() && (p_.max_retrying == 0 || rerequesting_ < p_.max_retrying)) {
+      const Key key = waiting_.front();
+      waiting_.pop_front();
+      auto it = segs_.find(key);
+      if (it != segs_.end() && it->second.phase == Phase::Waiting) request(api, key, it->second, true);
     }
   }
 
@@ -126,9 +134,11 @@ class NicSide : public NicHooks {
   }
 
  private:
-  // Idle: no request outstanding (request_on: nack, before the first NACK). Requesting: a request
-  // is outstanding or will be re-sent. Granted: the rest of the segment goes at ts.
-  enum class Phase : std::uint8_t { Idle, Requesting, Granted };
+  // Idle: no request yet (request_on: nack, before the first NACK). Requesting: a request is
+  // outstanding. Retrying: a retry came back; the request goes again after the retry delay.
+  // Waiting: the delay is over but max_retrying segments are re-requesting. Granted: the rest of
+  // the segment goes at ts.
+  enum class Phase : std::uint8_t { Idle, Waiting, Requesting, Retrying, Granted };
   struct Key {
     MessageId message;
     std::uint32_t segment;
@@ -141,6 +151,7 @@ class NicSide : public NicHooks {
     std::uint32_t channel = 0;
     Phase phase = Phase::Idle;
     bool stopped = false;  // a NACK stopped speculation
+    bool rerequest = false;  // the outstanding request follows a retry
     Cycle ts = 0, requested_at = 0;
     std::vector<std::uint32_t> nacked;  // waiting for the grant
   };
@@ -154,7 +165,22 @@ class NicSide : public NicHooks {
     return r;
   }
 
-  void request(NicApi& api, const Key& key, Segment& s) {
+  // After a retry: re-request now, or as soon as fewer than max_retrying segments are
+  // re-requesting (first requests never wait).
+  void want_rerequest(NicApi& api, const Key& key, Segment& s) {
+    if (p_.max_retrying == 0 || rerequesting_ < p_.max_retrying) {
+      request(api, key, s, true);
+    } else {
+      s.phase = Phase::Waiting;
+      waiting_.push_back(key);
+    }
+  }
+
+  void leave_requesting(Segment& s) {
+    if (s.phase == Phase::Requesting && s.rerequest) --rerequesting_;
+  }
+
+  void request(NicApi& api, const Key& key, Segment& s, bool rerequest) {
     Packet about;
     about.message = key.message;
     about.seq = key.segment;
@@ -168,6 +194,8 @@ class NicSide : public NicHooks {
     if (PacketWatch* w = api.packets().watch()) w->control_formed(r, api.now(), {});
     api.send_control(r);
     s.phase = Phase::Requesting;
+    s.rerequest = rerequest;
+    if (rerequest) ++rerequesting_;
     s.requested_at = api.now();
     ++requests_;
   }
@@ -178,8 +206,11 @@ class NicSide : public NicHooks {
     return s.formed < s.packets && api.head_message(s.dst, head) && head == key.message;
   }
 
-  void finish_if_done(const Key& key, const Segment& s) {
-    if (s.formed == s.packets && s.spec_out == 0 && s.nacked.empty()) segs_.erase(key);
+  void finish_if_done(const Key& key, Segment& s) {
+    if (s.formed == s.packets && s.spec_out == 0 && s.nacked.empty()) {
+      leave_requesting(s);  // a Waiting segment is skipped when its turn comes
+      segs_.erase(key);
+    }
   }
 
   void on_answer(NicApi& api, const Packet& a, bool nack) {
@@ -208,7 +239,7 @@ class NicSide : public NicHooks {
       s.stopped = true;  // R11: stop speculating until the grant
       if (forming(api, key, s)) api.hold(s.dst, kNever);
     }
-    if (s.phase == Phase::Idle) request(api, key, s);
+    if (s.phase == Phase::Idle) request(api, key, s, false);
   }
 
   void on_grant(NicApi& api, const Packet& g) {
@@ -220,6 +251,7 @@ class NicSide : public NicHooks {
       return;
     }
     Segment& s = it->second;
+    leave_requesting(s);
     s.phase = Phase::Granted;
     s.ts = std::max(api.now(), static_cast<Cycle>(g.payload[kTimeWord]));  // G7: a time already past means now
     for (const std::uint32_t seq : s.nacked) resend(api, g.message, seq, s.ts);
@@ -238,11 +270,17 @@ class NicSide : public NicHooks {
     const Key key{r.message, r.seq};
     auto it = segs_.find(key);
     if (it == segs_.end() || it->second.phase != Phase::Requesting) return;
+    leave_requesting(it->second);  // the slot goes to the next waiting segment meanwhile
+    it->second.phase = Phase::Retrying;
     Cycle wait = p_.retry_cycles;
     if (long_retry) {
       const Cycle horizon = Cycle{p_.cells} * p_.cmax, rtt = api.now() - it->second.requested_at;
       wait = horizon > rtt ? horizon - rtt : 0;
     }
+    // R13: a random share of the delay taken off breaks the phase lock of sources that keep
+    // coming back just after the same epoch boundary.
+    if (p_.retry_jitter > 0)
+      wait -= static_cast<Cycle>(p_.retry_jitter * rng_.uniform() * static_cast<double>(wait));
     rerequests_.emplace(api.now() + wait, key);
   }
 
@@ -282,6 +320,8 @@ class NicSide : public NicHooks {
   blocks::CrpTable table_;  // the egress channel's reservation table
   std::map<Key, Segment> segs_;
   std::multimap<Cycle, Key> rerequests_;
+  std::deque<Key> waiting_;       // segments waiting for a request slot
+  std::uint32_t rerequesting_ = 0;  // segments whose outstanding request is a re-request
   std::uint64_t& requests_;      // whole run: requests sent (first ones and re-requests)
   std::uint64_t& grants_;        // whole run: grants received
   std::uint64_t& retries_short_; // whole run: short retries received (no common slot, or converted at a channel)
