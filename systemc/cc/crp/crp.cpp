@@ -39,7 +39,11 @@ namespace {
 class Crp : public Mechanism {
  public:
   Crp(const Params& p, const MechanismContext& ctx)
-      : p_(p), f_(declare_format(ctx.format)), topology_(ctx.topology), seed_(ctx.seed) {
+      : p_(p),
+        f_(declare_format(ctx.format)),
+        topology_(ctx.topology),
+        seed_(ctx.seed),
+        zero_load_(Cycle{ctx.router.delays.routing} + ctx.router.delays.vc_alloc) {
     const auto& classes = ctx.topology.link_classes();
     for (std::size_t c = 0; c < classes.size(); ++c)
       if (classes[c].name == p.channel_class) channel_class_ = static_cast<LinkClassId>(c);
@@ -54,7 +58,7 @@ class Crp : public Mechanism {
     return Vnets::kResponse;  // grants, retries, ACKs, NACKs
   }
   std::unique_ptr<RouterHooks> router_hooks(RouterApi& router, CounterSet& counters) const override {
-    return make_router_hooks(p_, f_, channel_class_, router, counters);
+    return make_router_hooks(p_, f_, channel_class_, zero_load_, router, counters);
   }
   std::unique_ptr<NicHooks> nic_hooks(NicApi& nic, CounterSet& counters) const override {
     return make_nic_hooks(p_, f_, topology_, seed_, nic, counters);
@@ -67,6 +71,7 @@ class Crp : public Mechanism {
   Format f_;
   const Topology& topology_;
   std::uint64_t seed_;
+  Cycle zero_load_;
   LinkClassId channel_class_ = kNoLinkClass;
 };
 

@@ -84,8 +84,9 @@ struct FlowKeyHash {
   }
 };
 
-std::unique_ptr<RouterHooks> make_router_hooks(const Params& p, const Format& f, LinkClassId channel_class, const RouterApi& router,
-                                               CounterSet& counters);
+// zero_load: the router's routing + VC-allocation delay (not counted as queuing time).
+std::unique_ptr<RouterHooks> make_router_hooks(const Params& p, const Format& f, LinkClassId channel_class, Cycle zero_load,
+                                               const RouterApi& router, CounterSet& counters);
 std::unique_ptr<NicHooks> make_nic_hooks(const Params& p, const Format& f, const Topology& topology, std::uint64_t seed,
                                          NicApi& nic, CounterSet& counters);
 

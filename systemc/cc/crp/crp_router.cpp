@@ -12,9 +12,10 @@
 //     is converted into a (short) RETRY here; nothing already decremented downstream is undone.
 //   Non-participating data (neither speculative nor sent in a granted slot) routed to a
 //     participating output is charged to the table's earliest non-zero cell (R9, G6).
-// Every router: speculative packets accumulate their queuing time in kQueuedWord; a packet whose
-// total exceeds TTW at an input-queue head is dropped and NACKed (R11), from the switch's own
-// control source (never dropped when the NACK has no room).
+// Every router: speculative packets accumulate their queuing time in kQueuedWord (at each router,
+// from the end of the head flit's zero-load stay, routing + VC allocation, to its departure); a
+// blocked input-queue head whose total exceeds TTW is dropped and NACKed (R11), from the switch's
+// own control source (never dropped when the NACK has no room).
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -29,9 +30,11 @@ namespace {
 
 class RouterSide : public RouterHooks {
  public:
-  RouterSide(const Params& p, const Format& f, LinkClassId channel_class, const RouterApi& router, CounterSet& counters)
+  RouterSide(const Params& p, const Format& f, LinkClassId channel_class, Cycle zero_load, const RouterApi& router,
+             CounterSet& counters)
       : p_(p),
         f_(f),
+        zero_load_(zero_load),
         table_of_(router.num_ports(), kNone),
         converted_(counters.counter("grants_converted")),
         eager_(counters.counter("eager_reservations")),
@@ -67,12 +70,13 @@ class RouterSide : public RouterHooks {
   }
 
   void on_input_dequeue(RouterApi& api, Packet& pkt, const BufferState&) override {
-    if (pkt.kind == PacketKind::Data && pkt.has(f_.spec)) pkt.payload[kQueuedWord] += api.now() - pkt.hop_arrival;
+    if (pkt.kind == PacketKind::Data && pkt.has(f_.spec)) pkt.payload[kQueuedWord] += queued_since(api, pkt.hop_arrival + zero_load_);
   }
 
-  bool on_queue_head(RouterApi& api, Packet& pkt, PortId, Cycle arrived) override {
+  bool on_queue_head(RouterApi& api, Packet& pkt, PortId, Cycle waiting_since) override {
     if (pkt.kind != PacketKind::Data || !pkt.has(f_.spec)) return false;
-    if (pkt.payload[kQueuedWord] + (api.now() - arrived) <= p_.ttw || !api.can_emit(Vnets::kResponse, 1)) return false;
+    if (pkt.payload[kQueuedWord] + queued_since(api, waiting_since) <= p_.ttw || !api.can_emit(Vnets::kResponse, 1))
+      return false;
     Packet& n = api.packets().control(f_.nack, pkt, pkt.dst, pkt.src, api.now());
     n.amount = pkt.size;
     if (PacketWatch* w = api.packets().watch()) w->answered(pkt, n, api.now(), {});
@@ -105,6 +109,8 @@ class RouterSide : public RouterHooks {
     blocks::CrpTable table;
     std::unordered_map<FlowKey, Eager, FlowKeyHash> eager;  // the eager-reservation store (R7)
   };
+
+  static Cycle queued_since(const RouterApi& api, Cycle t) { return api.now() > t ? api.now() - t : 0; }
 
   Channel* channel(PortId port) {
     if (port >= table_of_.size() || table_of_[port] == kNone) return nullptr;
@@ -167,6 +173,7 @@ class RouterSide : public RouterHooks {
 
   const Params& p_;
   Format f_;
+  Cycle zero_load_;                      // routing + VC-allocation delay: not queuing
   std::vector<std::uint32_t> table_of_;  // per output port: index into tables_, or kNone
   std::vector<Channel> tables_;
   std::uint64_t& converted_;  // whole run: grants converted into retries at channels
@@ -177,9 +184,9 @@ class RouterSide : public RouterHooks {
 
 }  // namespace
 
-std::unique_ptr<RouterHooks> make_router_hooks(const Params& p, const Format& f, LinkClassId channel_class, const RouterApi& router,
-                                               CounterSet& counters) {
-  return std::make_unique<RouterSide>(p, f, channel_class, router, counters);
+std::unique_ptr<RouterHooks> make_router_hooks(const Params& p, const Format& f, LinkClassId channel_class, Cycle zero_load,
+                                               const RouterApi& router, CounterSet& counters) {
+  return std::make_unique<RouterSide>(p, f, channel_class, zero_load, router, counters);
 }
 
 }  // namespace ccnet::crp
