@@ -106,6 +106,8 @@ module ccn_crp_table #(
 );
 
   localparam int unsigned SumW = (CellW > SizeW ? CellW : SizeW) + 1;
+  // A cell index and the one after it (0 .. Cells), and a vector shift (0 .. Cells).
+  localparam int unsigned IdxW = $clog2(Cells + 1);
   localparam logic [CellW-1:0] CmaxC = CellW'(Cmax);
   localparam logic [SizeW-1:0] TwoCmax = SizeW'(2 * Cmax);
   localparam logic [PhaseW-1:0] LastPhase = PhaseW'(Cmax - 1);
@@ -118,20 +120,20 @@ module ccn_crp_table #(
   logic                   error_q, error_d;
 
   // Cell i of t, 0 beyond the table (a multiplexer: no select out of range).
-  function automatic logic [CellW-1:0] cell_at(input logic [Cells*CellW-1:0] t, input logic [31:0] i);
+  function automatic logic [CellW-1:0] cell_at(input logic [Cells*CellW-1:0] t, input logic [IdxW-1:0] i);
     cell_at = '0;
     for (int unsigned k = 0; k < Cells; k++) begin
-      if (i == 32'(k)) cell_at = t[k*CellW +: CellW];
+      if (i == IdxW'(k)) cell_at = t[k*CellW +: CellW];
     end
   endfunction
 
   // t with cell i set to a and cell i + 1 (if in the table) to b.
-  function automatic logic [Cells*CellW-1:0] put2(input logic [Cells*CellW-1:0] t, input logic [31:0] i,
+  function automatic logic [Cells*CellW-1:0] put2(input logic [Cells*CellW-1:0] t, input logic [IdxW-1:0] i,
                                                   input logic [CellW-1:0] a, input logic [CellW-1:0] b);
     put2 = t;
     for (int unsigned k = 0; k < Cells; k++) begin
-      if (i == 32'(k)) put2[k*CellW +: CellW] = a;
-      if (i + 32'd1 == 32'(k)) put2[k*CellW +: CellW] = b;
+      if (i == IdxW'(k)) put2[k*CellW +: CellW] = a;
+      if (i + 1'b1 == IdxW'(k)) put2[k*CellW +: CellW] = b;
     end
   endfunction
 
@@ -143,7 +145,7 @@ module ccn_crp_table #(
   always_comb begin : p_op
     logic [Cells-1:0]      acc, aligned, pickable, pick, at_rel;
     logic [EpochWidth-1:0] age, ahead, rel;
-    logic [31:0]           shift, sel;
+    logic [IdxW-1:0]       shift, sel;
     logic [SumW-1:0]       sum;
     logic [SizeW-1:0]      x, rem;
     logic [CellW-1:0]      ti, tn, take, g0, g1;
@@ -200,7 +202,7 @@ module ccn_crp_table #(
           bad = 1'b1;
         end else begin
           // Align: bit b is epoch vec_epoch_i + age + b; epochs above the vector are available.
-          shift   = 32'(age) < 32'(Cells) ? 32'(age) : 32'(Cells);
+          shift   = 32'(age) < 32'(Cells) ? IdxW'(age) : IdxW'(Cells);
           aligned = Cells'({{Cells{1'b1}}, vec_i} >> shift);
           for (int unsigned b = 0; b < Cells; b++) begin
             pickable[b] = 32'(b) >= 32'(lead_i);
@@ -215,15 +217,15 @@ module ccn_crp_table #(
               found = 1'b0;
               for (int unsigned i = 0; i < Cells; i++) begin
                 if (!found && pick[i]) begin
-                  sel   = 32'(i);
+                  sel   = IdxW'(i);
                   found = 1'b1;
                 end
               end
               if (prefer_i && (pick & at_rel) != '0) begin
-                sel = 32'(rel);
+                sel = IdxW'(rel);
               end
               ti         = cell_at(cells_q, sel);
-              tn         = cell_at(cells_q, sel + 32'd1);
+              tn         = cell_at(cells_q, sel + 1'b1);
               take       = SizeW'(ti) < x ? ti : CellW'(x);
               reserved_o = 1'b1;
               slot_o     = epoch_q + EpochWidth'(sel);
@@ -239,9 +241,9 @@ module ccn_crp_table #(
         if (!size_ok || (!past && !in_table)) begin
           bad = 1'b1;
         end else begin
-          sel = past ? '0 : 32'(rel);  // a slot already past: the data follows at once
+          sel = past ? '0 : IdxW'(rel);  // a slot already past: the data follows at once
           ti  = cell_at(cells_q, sel);
-          tn  = cell_at(cells_q, sel + 32'd1);
+          tn  = cell_at(cells_q, sel + 1'b1);
           sum = SumW'(ti) + SumW'(tn);
           if (sum >= SumW'(x)) begin
             take     = SizeW'(ti) < x ? ti : CellW'(x);
@@ -255,11 +257,11 @@ module ccn_crp_table #(
       ccn_pkg::CrpOpRelease: begin
         // Cell of slot_i: rel (>= 0), or 1 or 2+ cells behind E (past).
         back = !past ? 2'd0 : ((EpochWidth'(0) - rel) == EpochWidth'(1) ? 2'd1 : 2'd2);
-        sel  = past ? '0 : 32'(rel);
+        sel  = past ? '0 : IdxW'(rel);
         g0   = !past ? take0_i : '0;
         g1   = back != 2'd2 ? take1_i : '0;
         ti   = cell_at(cells_q, sel);
-        tn   = cell_at(cells_q, sel + 32'd1);
+        tn   = cell_at(cells_q, sel + 1'b1);
         if (!past && !in_table) begin
           bad = 1'b1;
         end else if (back == 2'd1) begin
@@ -270,8 +272,8 @@ module ccn_crp_table #(
             after_op[0 +: CellW] = ti + g1;
           end
         end else if (back == 2'd0) begin
-          if ((sel + 32'd1 >= 32'(Cells) && g1 != '0) || SumW'(ti) + SumW'(g0) > SumW'(CmaxC) ||
-              (sel + 32'd1 < 32'(Cells) && SumW'(tn) + SumW'(g1) > SumW'(CmaxC))) begin
+          if ((32'(sel) + 1 >= Cells && g1 != '0) || SumW'(ti) + SumW'(g0) > SumW'(CmaxC) ||
+              (32'(sel) + 1 < Cells && SumW'(tn) + SumW'(g1) > SumW'(CmaxC))) begin
             bad = 1'b1;
           end else begin
             after_op = put2(cells_q, sel, ti + g0, tn + g1);
