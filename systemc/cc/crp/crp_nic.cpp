@@ -152,7 +152,7 @@ class NicSide : public NicHooks {
     Phase phase = Phase::Idle;
     bool stopped = false;  // a NACK stopped speculation
     bool rerequest = false;  // the outstanding request follows a retry
-    Cycle ts = 0, requested_at = 0;
+    Cycle ts = 0;
     std::vector<std::uint32_t> nacked;  // waiting for the grant
   };
 
@@ -196,7 +196,6 @@ class NicSide : public NicHooks {
     s.phase = Phase::Requesting;
     s.rerequest = rerequest;
     if (rerequest) ++rerequesting_;
-    s.requested_at = api.now();
     ++requests_;
   }
 
@@ -274,7 +273,8 @@ class NicSide : public NicHooks {
     it->second.phase = Phase::Retrying;
     Cycle wait = p_.retry_cycles;
     if (long_retry) {
-      const Cycle horizon = Cycle{p_.cells} * p_.cmax, rtt = api.now() - it->second.requested_at;
+      // The retry carries its request's send cycle: the round trip of this very request.
+      const Cycle horizon = Cycle{p_.cells} * p_.cmax, rtt = api.now() - r.payload[kSentWord];
       wait = horizon > rtt ? horizon - rtt : 0;
     }
     // R13: a random share of the delay taken off breaks the phase lock of sources that keep

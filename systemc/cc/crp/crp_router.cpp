@@ -50,7 +50,6 @@ class RouterSide : public RouterHooks {
   }
 
   std::uint32_t uses() const override { return kHeadScan; }
-  bool has_tables() const { return !tables_.empty(); }
 
   ArrivalAction on_arrival(RouterApi& api, Packet& pkt, const BufferState& b) override {
     if (pkt.kind == f_.request) {
