@@ -24,6 +24,7 @@ struct SimConfig {
   bool check_quiescent = true;
   double clock_ghz = 1.0;
   bool latency_from_first_injection = false;
+  std::uint64_t memory_limit_mb = 0;  // 0: half of the machine's memory
   static const config::Schema& schema();
 };
 
@@ -39,6 +40,7 @@ struct BuiltConfig {
   std::vector<std::uint32_t> link_latency;  // per link class
   std::vector<std::uint32_t> buffer_depth;  // per link class
   std::vector<std::vector<NodeId>> sources, destinations;  // per traffic class
+  double memory_estimate = 0;  // bytes the network is expected to take once built (sim/memory_guard.hpp)
 };
 
 struct Config {
@@ -55,6 +57,7 @@ struct Config {
 
   std::string file;  // where it came from (for messages)
   std::shared_ptr<const BuiltConfig> built;  // set by load_config
+  bool empty_file = false;  // the file held no settings: every key took its default
 };
 
 // Loads, binds and validates, and builds the topology, routing function and node groups
@@ -68,5 +71,10 @@ config::Json effective_config(const Config& cfg);
 std::uint64_t router_link_latency_sum(const Config& cfg);
 // docs/config.md
 std::string config_reference();
+// The declarations as JSON (`ccnet list --json`): every key with its kind, default and range,
+// and for each polymorphic section (topology.type, cc.mechanism, ...) its registered names.
+config::Json config_schema();
+// "topology.type: dragonfly, fattree, mesh" lines, one per polymorphic section (`ccnet list`).
+std::string registered_names();
 
 }  // namespace ccnet

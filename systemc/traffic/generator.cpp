@@ -20,7 +20,7 @@ TrafficGenerator::TrafficGenerator(sc_core::sc_module_name name, std::uint32_t n
     const TrafficClassConfig& tc = classes_[c].config;
     for (NodeId s : classes_[c].sources) {
       if (tc.process == InjectionProcess::Periodic) {
-        const Cycle at = tc.start + arrival_rng_[c].below(tc.period());
+        const Cycle at = add_cycles(tc.start, arrival_rng_[c].below(tc.period()));
         if (at < tc.stop) heap_.push(Arrival{at, c, s});
       } else {
         schedule(c, s, tc.start);
@@ -34,7 +34,7 @@ TrafficGenerator::TrafficGenerator(sc_core::sc_module_name name, std::uint32_t n
 
 void TrafficGenerator::schedule(std::uint32_t cls, NodeId src, Cycle from) {
   const ResolvedClass& rc = classes_[cls];
-  const Cycle at = from + arrival_rng_[cls].geometric(rc.message_probability);
+  const Cycle at = add_cycles(from, arrival_rng_[cls].geometric(rc.message_probability));
   if (at >= rc.config.stop) return;
   heap_.push(Arrival{at, cls, src});
 }
@@ -77,7 +77,8 @@ void TrafficGenerator::tick() {
                        std::to_string(req.dst) + ": " + payload_.get_response_string());
     ++posted_;
     if (rc.config.process == InjectionProcess::Periodic) {
-      if (a.at + rc.config.period() < rc.config.stop) heap_.push(Arrival{a.at + rc.config.period(), a.cls, a.src});
+      const Cycle next = add_cycles(a.at, rc.config.period());
+      if (next < rc.config.stop) heap_.push(Arrival{next, a.cls, a.src});
     } else {
       schedule(a.cls, a.src, now + 1);
     }
