@@ -10,18 +10,33 @@
 // short retries, conversions and full cells occur; every run crosses many epoch boundaries, and
 // the sets with small EpochWidth wrap the epoch counter. Sparse phases (about one operation per
 // C_max / 2 cycles) let the shifts refill the table.
-// Directed start (runs without --violate, on the paper's Fig. 5 set: Cells 32, Cmax 512): the
-// destination table [30, 40, 100, 512, 100] built by grants, the request x = 80 with vector
-// TTTFF1... granted slot B at offset 472 (timestamp 512 + 472 = 984) leaving [30, 0, 60, 512, 100]
-// (TV-3), a grant for slot B that no longer fits (converted, TV-5) and one for slot C that splits
-// 60 / 20 (TV-4's rule); checked against the paper's numbers, not only against the model.
+// Directed start (runs without --violate, on the paper's Figs. 3-5 set: Cells 32, Cmax 512): the
+// worked examples of notes 1.6 on a fresh table, one script per run (run index mod 5), checked
+// against the paper's numbers, not only against the model (tables built by grants):
+//   0 TV-1, TV-3: destination [30, 40, 100, 512, 100], request x = 80 with vector TTTFF1...: final
+//     F T T F F, slot B at offset 472 (timestamp 512 + 472 = 984), 40 + 40, leaving
+//     [30, 0, 60, 512, 100]; TV-5: a grant for slot B that no longer fits is converted, nothing
+//     changes; a grant for slot C splits 60 / 20.
+//   1 TV-2: channel [512, 10, 100, 0, 10, 0], request x = 80 -> T T T F F F 1...; idle to the end
+//     of the epoch; TV-6: the table shifted to [10, 100, 0, 10, 0, 512, ...], the old vector
+//     aligned (T T F F F 1 ... 1: a 1 entered at the top); TV-4: the grant for slot B (ts 984, now
+//     cell 0) takes 10 + 70, leaving [0, 30, 0, 10, 0, 512, ...].
+//   2 TV-8 with spill: 32 flits on [0, 10, 100] -> [0, 0, 78]; a request whose vector holds only
+//     cells that cannot take x: short retry; the table emptied; TV-9: long retry.
+//   3 TV-8 without spill: 32 flits on [0, 10, 100] -> [0, 0, 100], 10 charged.
+//   4 TV-7: destination [30, 0, 100], request x = 80 -> slot C at offset 412 (ts 1024 + 412 = 1436),
+//     C -> 20.
+// A random reset during a script ends it (the coverage line counts the scripts completed).
 // With --violate P > 0 each run starts with directed violations (op code 7, a grant of size 0, a
 // request vector from a future epoch) and then breaks the contract with probability P per cycle
 // (bad op codes, sizes 0 or above 2 C_max, future vectors, slots beyond the table, releases above
 // C_max or past the last cell); the RTL assertions must fire exactly when the model reports one.
 #include <algorithm>
 #include <cstdint>
+#include <functional>
+#include <initializer_list>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "blocks/crp_table_sc.hpp"
@@ -272,62 +287,175 @@ class CrpTableBench : public cosim::Harness {
     return op;
   }
 
-  // Paper 000 Fig. 5 (TV-3), a conversion and a split, on a fresh table (cycles 2 .. 9).
-  bool fig5(Op& op) {
-    const std::uint64_t c = cycle();
-    static const std::uint64_t kBuild[][2] = {{0, 482}, {1, 472}, {2, 412}, {4, 412}};  // -> [30, 40, 100, 512, 100]
-    if (c >= 2 && c < 6) {
-      op.code = static_cast<unsigned>(CrpOp::Grant);
-      op.slot = kBuild[c - 2][0];
-      op.size = kBuild[c - 2][1];
-    } else if (c == 6) {
-      op.code = static_cast<unsigned>(CrpOp::Request);
-      op.size = 80;
-      op.vec = vl::field_mask(V) & ~std::uint64_t{0x18};  // T T T F F T ...
-      op.reserve = true;
-    } else if (c == 7 || c == 8) {
-      op.code = static_cast<unsigned>(CrpOp::Grant);
-      op.slot = c == 7 ? 1 : 2;
-      op.size = 80;
-    } else {
-      return false;
-    }
-    return true;
+  // ---- directed start (the worked examples; see the top of the file) ----
+  struct DStep {
+    Op op;                        // this cycle's operation (code 0: idle)
+    std::uint64_t at_epoch = 0;   // idle until the table is in this epoch
+    std::function<void()> check;  // the RTL's outputs this cycle (cells: before the operation)
+  };
+
+  static Op grant(std::uint64_t slot, std::uint64_t x) {
+    Op o;
+    o.code = static_cast<unsigned>(CrpOp::Grant);
+    o.slot = slot;
+    o.size = x;
+    return o;
+  }
+  static Op request(std::uint64_t x, std::uint64_t vec, bool reserve, std::uint64_t vec_epoch = 0) {
+    Op o;
+    o.code = static_cast<unsigned>(CrpOp::Request);
+    o.size = x;
+    o.vec = vec;
+    o.vec_epoch = vec_epoch;
+    o.reserve = reserve;
+    return o;
+  }
+  static Op charge(std::uint64_t n, bool spill) {
+    Op o;
+    o.code = static_cast<unsigned>(CrpOp::Charge);
+    o.size = n;
+    o.spill = spill;
+    return o;
   }
 
-  void check_fig5() {
-    const std::uint64_t c = cycle();
-    auto fail = [&](const char* what) {
-      std::printf("ERROR block=crp_table set=%s: Fig. 5 check at cycle %llu: %s\n", Set::kName,
-                  static_cast<unsigned long long>(c), what);
-    };
-    auto cells_are = [&](std::initializer_list<std::uint32_t> want) {
-      std::uint32_t i = 0;
-      for (const std::uint32_t w : want)
-        if (vl::get(r_.cells.read(), i++ * kCellW, kCellW) != w) return false;
-      return true;
-    };
-    if (c == 6) {
-      if (!cells_are({30, 40, 100, 512, 100})) fail("table is not [30, 40, 100, 512, 100]");
-      if ((vl::get(r_.vec.read(), 0, 5)) != 0x6) fail("final vector is not F T T F F");
-      if (!r_.reserved.read() || vl::get(r_.slot.read(), 0, EW) != 1 || vl::get(r_.offset.read(), 0, kCellW) != 472 ||
-          vl::get(r_.take0.read(), 0, kCellW) != 40 || vl::get(r_.take1.read(), 0, kCellW) != 40)
-        fail("not granted B at offset 472 (timestamp 984), 40 + 40");
-    } else if (c == 7) {
-      if (!cells_are({30, 0, 60, 512, 100})) fail("table is not [30, 0, 60, 512, 100]");
-      if (r_.pass.read()) fail("the grant for B passed though B + C = 60 < 80");
-    } else if (c == 8) {
-      if (!r_.pass.read() || vl::get(r_.take0.read(), 0, kCellW) != 60 || vl::get(r_.take1.read(), 0, kCellW) != 20)
-        fail("the grant for C did not split 60 / 20");
-    } else if (c == 9) {
-      if (!cells_are({30, 0, 0, 492, 100})) fail("table is not [30, 0, 0, 492, 100]");
+  void dfail(const std::string& what) const {
+    std::printf("ERROR block=crp_table set=%s: directed script %u (notes 1.6) at cycle %llu: %s\n", Set::kName,
+                static_cast<unsigned>(run_ % 5), static_cast<unsigned long long>(cycle()), what.c_str());
+  }
+  template <class T>
+  static std::uint64_t rtl(const sc_core::sc_signal<T>& s, unsigned width) {
+    return vl::get(s.read(), 0, width);
+  }
+  // The RTL's first cells are `want` and (from > 0) cells from .. V-1 are full.
+  void cells_are(std::initializer_list<std::uint32_t> want, unsigned from = 0) const {
+    std::uint32_t i = 0;
+    bool ok = true;
+    for (const std::uint32_t w : want) ok &= vl::get(r_.cells.read(), i++ * kCellW, kCellW) == w;
+    for (i = from; from > 0 && i < V; ++i) ok &= vl::get(r_.cells.read(), i * kCellW, kCellW) == C;
+    if (!ok) {
+      std::string got;
+      for (i = 0; i < 6; ++i) got += std::to_string(vl::get(r_.cells.read(), i * kCellW, kCellW)) + " ";
+      dfail("cells are " + got + "...");
     }
+  }
+  void reserved_is(std::uint64_t slot, std::uint64_t offset, std::uint64_t take0, std::uint64_t take1) const {
+    if (!r_.reserved.read() || rtl(r_.slot, EW) != slot || rtl(r_.offset, kCellW) != offset || rtl(r_.take0, kCellW) != take0 ||
+        rtl(r_.take1, kCellW) != take1)
+      dfail("not reserved slot " + std::to_string(slot) + " at offset " + std::to_string(offset) + ", " +
+            std::to_string(take0) + " + " + std::to_string(take1));
+  }
+  void vec_is(std::uint64_t want, const char* what) const {
+    if (rtl(r_.vec, V) != want) dfail(std::string("vector is not ") + what);
+  }
+  void retry_is(CrpRetry want) const {
+    if (r_.reserved.read() || rtl(r_.retry, kRetryW) != static_cast<unsigned>(want))
+      dfail(want == CrpRetry::Long ? "no long retry" : "no short retry");
+  }
+
+  using Build = std::initializer_list<std::pair<std::uint64_t, std::uint64_t>>;  // grants (slot, x)
+
+  std::vector<DStep> script(unsigned k) const {
+    const std::uint64_t ones = vl::field_mask(V);
+    std::vector<DStep> s;
+    switch (k) {
+      case 0:
+        for (const auto& [slot, x] : Build{{0, 482}, {1, 472}, {2, 412}, {4, 412}}) s.push_back({grant(slot, x), 0, {}});
+        s.push_back({request(80, ones & ~std::uint64_t{0x18}, true), 0, [this, ones] {
+                       cells_are({30, 40, 100, 512, 100});
+                       vec_is(0x6 | (ones & ~std::uint64_t{0x1f}), "F T T F F 1 ...");
+                       reserved_is(1, 472, 40, 40);
+                     }});
+        s.push_back({grant(1, 80), 0, [this] {
+                       cells_are({30, 0, 60, 512, 100});
+                       if (r_.pass.read()) dfail("the grant for B passed though B + C = 60 < 80");
+                     }});
+        s.push_back({grant(2, 80), 0, [this] {
+                       cells_are({30, 0, 60, 512, 100});
+                       if (!r_.pass.read() || rtl(r_.take0, kCellW) != 60 || rtl(r_.take1, kCellW) != 20)
+                         dfail("the grant for C did not split 60 / 20");
+                     }});
+        s.push_back({Op{}, 0, [this] { cells_are({30, 0, 0, 492, 100}); }});
+        break;
+      case 1: {
+        const std::uint64_t tv2 = ones & ~std::uint64_t{0x38};  // T T T F F F 1 ...
+        for (const auto& [slot, x] : Build{{1, 502}, {2, 412}, {3, 512}, {4, 502}, {5, 512}})
+          s.push_back({grant(slot, x), 0, {}});
+        s.push_back({request(80, ones, false), 0, [this, tv2] {
+                       cells_are({512, 10, 100, 0, 10, 0}, 6);
+                       vec_is(tv2, "T T T F F F 1 ...");
+                     }});
+        s.push_back({request(80, tv2, false, 0), 1, [this, ones] {
+                       cells_are({10, 100, 0, 10, 0}, 5);
+                       if (rtl(r_.epoch, EW) != 1) dfail("not in epoch 1");
+                       vec_is(ones & ~std::uint64_t{0x1c}, "T T F F F 1 ... 1 (aligned, a 1 entered at the top)");
+                     }});
+        s.push_back({grant(1, 80), 1, [this] {
+                       if (!r_.pass.read() || rtl(r_.take0, kCellW) != 10 || rtl(r_.take1, kCellW) != 70)
+                         dfail("the grant for B did not take 10 + 70");
+                     }});
+        s.push_back({Op{}, 1, [this] { cells_are({0, 30, 0, 10, 0}, 5); }});
+        break;
+      }
+      case 2:
+      case 3: {
+        const bool spill = k == 2;
+        for (const auto& [slot, x] : Build{{0, 512}, {1, 502}, {2, 412}}) s.push_back({grant(slot, x), 0, {}});
+        s.push_back({charge(32, spill), 0, [this, spill] {
+                       cells_are({0, 10, 100}, 3);
+                       if (rtl(r_.charged, kSizeW) != (spill ? 32u : 10u)) dfail(spill ? "not 32 charged" : "not 10 charged");
+                     }});
+        if (!spill) {
+          s.push_back({Op{}, 0, [this] { cells_are({0, 0, 100}, 3); }});
+          break;
+        }
+        s.push_back({request(80, 0x3, true), 0, [this] {
+                       cells_are({0, 0, 78}, 3);
+                       vec_is(0, "empty");
+                       retry_is(CrpRetry::Short);
+                     }});
+        s.push_back({grant(2, 78 + 512), 0, {}});
+        for (std::uint64_t slot = 4; slot < V; slot += 2) s.push_back({grant(slot, 2 * C), 0, {}});
+        s.push_back({request(80, ones, true), 0, [this] {
+                       for (unsigned i = 0; i < V; ++i)
+                         if (vl::get(r_.cells.read(), i * kCellW, kCellW) != 0) dfail("the table is not empty");
+                       vec_is(0, "empty");
+                       retry_is(CrpRetry::Long);
+                     }});
+        break;
+      }
+      default:
+        for (const auto& [slot, x] : Build{{0, 482}, {1, 512}, {2, 412}}) s.push_back({grant(slot, x), 0, {}});
+        s.push_back({request(80, ones, true), 0, [this, ones] {
+                       cells_are({30, 0, 100}, 3);
+                       vec_is(ones & ~std::uint64_t{0x3}, "F F T 1 ...");
+                       reserved_is(2, 412, 80, 0);
+                     }});
+        s.push_back({Op{}, 0, [this] { cells_are({30, 0, 20}, 3); }});
+        break;
+    }
+    return s;
+  }
+
+  // The directed operation of this cycle (false: the script is over or was cut by a reset).
+  bool directed(Op& op) {
+    cur_ = nullptr;
+    if (!kFig5 || directed_violations() || !clean_ || dpos_ >= script_.size()) return false;
+    const DStep& st = script_[dpos_];
+    if (epoch() < st.at_epoch) return true;  // idle
+    op = st.op;
+    cur_ = &st;
+    if (++dpos_ == script_.size()) ++cov_.directed;
+    return true;
   }
 
   void stimulus(cosim::Rng& rng, bool in_reset) override {
     if (in_reset) {
       held_.clear();
       clean_ = cycle() < 2;
+      if (cycle() == 0) ++run_;
+      if (clean_ && kFig5) script_ = script(static_cast<unsigned>(run_ % 5));
+      dpos_ = 0;
+      cur_ = nullptr;
     }
     if (phase_.left == 0) {
       // Per phase: the operation mix (percent: request, grant, release, charge; the rest idle).
@@ -346,7 +474,7 @@ class CrpTableBench : public cosim::Harness {
       op = violation(rng, c == 2 ? 0 : c == 3 ? 1 : 2);
       if (c == 2) op.code = 7;
       if (c == 3) op.size = 0;
-    } else if (kFig5 && !violate_runs && clean_ && fig5(op)) {
+    } else if (directed(op)) {
       // directed
     } else if (violate_runs && rng.chance(opt().violate)) {
       op = violation(rng, rng.below(5));
@@ -393,7 +521,7 @@ class CrpTableBench : public cosim::Harness {
 
   void sampled() override {
     if (!rst_n.read()) return;
-    if (kFig5 && clean_ && !directed_violations()) check_fig5();
+    if (cur_ != nullptr && cur_->check) cur_->check();
     const auto code = static_cast<CrpOp>(vl::get(op_.read(), 0, kOpW));
     const bool bad = m_.violation.read();
     cov_.violations += bad;
@@ -448,7 +576,8 @@ class CrpTableBench : public cosim::Harness {
                           {"charges_short", cov_.charge_short},
                           {"full_table_cycles", cov_.full_table_cycles},
                           {"shifts", cov_.shifts},
-                          {"violations", cov_.violations}});
+                          {"violations", cov_.violations},
+                          {"directed_scripts", cov_.directed}});
   }
 
   void trace_rtl(VerilatedFstSc* tfp) override { rtl_.trace(tfp, 99); }
@@ -456,7 +585,7 @@ class CrpTableBench : public cosim::Harness {
   struct Coverage {
     std::uint64_t requests = 0, reserved = 0, split = 0, preferred = 0, aligned_back = 0, short_retries = 0,
                   long_retries = 0, grants = 0, converted = 0, releases = 0, charges = 0, charge_short = 0,
-                  full_table_cycles = 0, shifts = 0, violations = 0;
+                  full_table_cycles = 0, shifts = 0, violations = 0, directed = 0;
   } cov_;
 
   Sig<kOpW> op_{"op_i"};
@@ -476,6 +605,10 @@ class CrpTableBench : public cosim::Harness {
   bool sparse_ = false;
   std::vector<Held> held_;  // the bench's reservations, released at most once each
   bool clean_ = false;      // no reset since the run's first one (the directed checks hold)
+  std::uint64_t run_ = ~std::uint64_t{0};  // runs started - 1 (the seed is --seed + run_)
+  std::vector<DStep> script_;       // this run's directed script
+  std::size_t dpos_ = 0;            // its next step
+  const DStep* cur_ = nullptr;      // the step driven this cycle (checked when sampled)
 };
 
 }  // namespace
