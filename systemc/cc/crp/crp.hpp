@@ -17,9 +17,6 @@
 #include "blocks/crp_table.hpp"
 #include "cc/mechanism.hpp"
 
-namespace ccnet {
-class MultistageTopology;
-}
 
 namespace ccnet::crp {
 
