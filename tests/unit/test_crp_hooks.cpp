@@ -8,21 +8,10 @@
 #include "support/fake_api.hpp"
 
 using namespace ccnet;
+using test::flag;
+using test::kind;
 
 namespace {
-
-PacketFlag flag(const PacketPool& pool, const std::string& name) {
-  for (unsigned b = kFirstMechanismFlag; b < pool.format().num_flags(); ++b)
-    if (pool.format().flag_name(b) == name) return static_cast<PacketFlag>(1u << b);
-  FAIL("no flag " << name);
-  return kFlagRetransmit;
-}
-
-PacketKind kind(const PacketPool& pool, const std::string& name) {
-  PacketKind k = PacketKind::Data;
-  REQUIRE(pool.format().find_kind(name, k));
-  return k;
-}
 
 // Router 0: node 0 on port 0, port 1 an inter-cluster channel to router 1 (class 1), port 2 a
 // local link to router 2.
