@@ -196,7 +196,7 @@ class Adapter final : public NicHooks {
     voq_total_ += m.packets;
   }
 
-  void on_packet_formed(NicApi& api, Packet& p) override {
+  void on_packet_formed(NicApi&, Packet& p) override {
     const NodeId d = p.dst;
     if (p_.scheme == Scheme::Reserve) {
       if (rg_[d] == 0) throw std::logic_error(fmt::format("reqgrant: node {} formed a packet to {} without a grant", id_, d));
@@ -211,7 +211,6 @@ class Adapter final : public NicHooks {
     p.payload[kSeqWord] = seq_[d]++;
     MultistageRoute::pin_via(p, dptr_[d]);
     dptr_[d] = (dptr_[d] + 1) % s_.m;
-    (void)api;
   }
 
   Delivery on_data_arrival(NicApi& api, Packet& p) override {
@@ -247,7 +246,7 @@ class Adapter final : public NicHooks {
     host_next_[p.src] = p.payload[kSeqWord] + 1;
   }
 
-  void tick(NicApi& api) override {
+  void tick(NicApi&) override {
     if (p_.scheme == Scheme::None) return;  // nothing but the reorder buffer
     if (!req_) throw std::logic_error("reqgrant: adapter without its scheduler wires (Mechanism::build did not run)");
     if (p_.scheme == Scheme::Window) {
@@ -297,7 +296,6 @@ class Adapter final : public NicHooks {
       credits_.pop_front();
     }
     if (cred_->read() != credit) cred_->write(credit);
-    (void)api;
   }
 
   void trace(TraceSink& s) override {
