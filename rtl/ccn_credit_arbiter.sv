@@ -102,7 +102,9 @@ module ccn_credit_arbiter #(
   output logic                      error_o
 );
 
-  // A balance stays within +-(sum of weights) x inputs; two more bits of margin, signed.
+  // Balances, signed: WeightW + InW bits for a sum of NumIn weights, and 4 more of margin (the
+  // smooth-WRR balances stay within a few times the weight sum; no proof here: the co-simulation
+  // compares every grant, which a wrapped balance would change).
   localparam int unsigned BalW = WeightW + InW + 4;
   localparam int unsigned SumW = CntW + 1;
   localparam int unsigned PosW = InW + 1;
