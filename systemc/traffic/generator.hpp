@@ -1,7 +1,8 @@
 // Traffic generator: the hosts. One module drives every node's NIC through a TLM-2.0 initiator
 // socket per node (b_transport posts a message). Message arrivals are Bernoulli per cycle per
-// source, drawn as geometric gaps so idle cycles cost nothing; each class has its own RNG
-// stream, so adding a class never changes another's arrivals.
+// source, drawn as geometric gaps so idle cycles cost nothing, or periodic; a communication phase
+// posts all of a source's flows at once at its start. Each class has its own RNG stream, so
+// adding a class never changes another's arrivals.
 #pragma once
 
 #include <memory>
@@ -50,6 +51,8 @@ class TrafficGenerator : public sc_core::sc_module {
     }
   };
   void tick();
+  // Posts one message of class `cls` from `src` (destination and size drawn now).
+  void post(std::uint32_t cls, NodeId src);
   void schedule(std::uint32_t cls, NodeId src, Cycle from);
 
   std::vector<ResolvedClass> classes_;

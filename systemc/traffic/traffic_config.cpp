@@ -36,16 +36,20 @@ const Schema& TrafficClassConfig::schema() {
         .str("name", &TrafficClassConfig::name, "", "class name (statistics appear under classes.<name>)")
         .poly("pattern", &TrafficClassConfig::pattern, "type", "uniform", "destination pattern")
         .choice("process", &TrafficClassConfig::process, InjectionProcess::Bernoulli,
-                {{"bernoulli", InjectionProcess::Bernoulli}, {"periodic", InjectionProcess::Periodic}},
-                "message arrivals per source: Bernoulli (one draw per cycle) or periodic (one message every "
-                "mean_size/rate cycles, random phase per source)")
+                {{"bernoulli", InjectionProcess::Bernoulli}, {"periodic", InjectionProcess::Periodic},
+                 {"phase", InjectionProcess::Phase}},
+                "message arrivals per source: Bernoulli (one draw per cycle), periodic (one message every "
+                "mean_size/rate cycles, random phase per source), or phase (a communication phase: every source "
+                "posts `flows` messages at `start`, all at once; `rate` is not used)")
         .str("sources", &TrafficClassConfig::sources, "all", "group of source nodes")
         .str("destinations", &TrafficClassConfig::destinations, "all", "group of destination nodes")
         .field("rate", &TrafficClassConfig::rate, 0.1, "offered load per source in flits/cycle", {0.0, 1.0})
         .field("size", &TrafficClassConfig::size, 1u, "message size in flits (lower bound if size_max is set)", {1, 1u << 24})
         .field("size_max", &TrafficClassConfig::size_max, 0u, "if > size: sizes uniform in [size, size_max]", {0, 1u << 24})
         .field("start", &TrafficClassConfig::start, Cycle{0}, "first cycle messages are generated")
-        .field("stop", &TrafficClassConfig::stop, kNever, "no messages from this cycle on", {0, kNever, true});
+        .field("stop", &TrafficClassConfig::stop, kNever, "no messages from this cycle on", {0, kNever, true})
+        .field("flows", &TrafficClassConfig::flows, 1u,
+               "phase: messages (flows) each source posts at `start`, destinations from the pattern in turn", {1, 4096});
     return true;
   }();
   (void)init;

@@ -28,7 +28,10 @@ struct PatternParams {
                                           RngStream rng) const = 0;
 };
 
-enum class InjectionProcess : std::uint8_t { Bernoulli, Periodic };
+// How a class's sources create messages: Bernoulli or periodic arrivals at `rate`, or a
+// communication phase (paper 004): at `start`, every source posts `flows` messages at once (one per
+// pattern draw), and nothing else.
+enum class InjectionProcess : std::uint8_t { Bernoulli, Periodic, Phase };
 
 struct TrafficClassConfig {
   std::string name;
@@ -41,7 +44,9 @@ struct TrafficClassConfig {
   std::uint32_t size_max = 0;   // 0: fixed size; else uniform in [size, size_max]
   Cycle start = 0;
   Cycle stop = kNever;
+  std::uint32_t flows = 1;      // phase: messages each source posts at `start`
   static const config::Schema& schema();
+  bool phase() const { return process == InjectionProcess::Phase; }
   double mean_size() const { return size_max > size ? (size + size_max) / 2.0 : size; }
   // Periodic process: cycles between messages of one source.
   Cycle period() const;

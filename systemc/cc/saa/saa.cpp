@@ -1,0 +1,467 @@
+// Paper 004 (Birk and Zdornov): adaptive path setup with per-input-port flow tables, the
+// distributed SAA explicit-rate algorithm, and periodic-selection (PS) pacing at the source.
+// docs/mechanisms/saa.md explains every choice and its key.
+#include "cc/saa/saa.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+
+#include "core/trace_sink.hpp"
+#include "topology/multistage.hpp"
+
+namespace ccnet::saa {
+
+FluidResult fluid_optimum(const std::vector<FluidFlow>& flows, std::uint32_t num_links) {
+  FluidResult r;
+  r.link_weight.assign(num_links, 0);
+  for (const auto& f : flows)
+    for (std::uint32_t l : f.links) {
+      if (l >= num_links) throw std::invalid_argument("fluid_optimum: link id " + std::to_string(l) + " out of range");
+      r.link_weight[l] += f.weight;
+    }
+  for (const auto& f : flows) {
+    std::uint64_t wf = 0;
+    for (std::uint32_t l : f.links) wf = std::max(wf, r.link_weight[l]);
+    r.flow_weight.push_back(wf);
+    r.rate.push_back(wf == 0 ? 0.0 : static_cast<double>(f.weight) / static_cast<double>(wf));
+    r.W = std::max(r.W, wf);
+  }
+  return r;
+}
+
+namespace {
+
+// Payload words of the control kinds.
+constexpr unsigned kWeight = 0;     // w_f, flits
+constexpr unsigned kMaxWeight = 1;  // running max of W_l along the forward path (W_f)
+
+struct Kinds {
+  PacketKind setup, probe, teardown, fin, setup_return, probe_return, teardown_return;
+};
+
+// ---- switch: per-input-port flow tables (PRC), flow counts and W_l per output ----------------
+
+class SaaRouter final : public RouterHooks {
+ public:
+  SaaRouter(RouterApi& api, CounterSet& c, const Params& p, const Kinds& k, const MultistageTopology* tree)
+      : p_(p), k_(k), tree_(tree), prc_(api.num_ports()), flows_(api.num_ports(), 0), weight_(api.num_ports(), 0),
+        setups_(c.counter("setups")), adaptive_(c.counter("setups_off_default")), prc_full_(c.counter("prc_full")),
+        misses_(c.counter("circuit_misses")), prc_live_(c.counter("prc_live")), w_live_(c.counter("w_live")),
+        w_peak_(c.counter("w_peak", CounterSet::Merge::Max)), flows_peak_(c.counter("link_flows_peak", CounterSet::Merge::Max)) {}
+
+  std::uint32_t uses() const override { return kRouting; }
+
+  RouteResult route(RouterApi& api, Packet& p, PortId in) override {
+    if (in >= prc_.size()) return api.default_route(p, in);
+    if (p.kind == k_.setup) return setup(api, p, in);
+    if (p.kind == PacketKind::Data || p.kind == k_.probe || p.kind == k_.teardown) {
+      auto& table = prc_[in];
+      const auto it = table.find(p.message);
+      RouteResult r;
+      if (it != table.end()) {
+        r = it->second;
+      } else {
+        r = api.default_route(p, in);
+        if (p.kind == PacketKind::Data) ++misses_;
+      }
+      if (p.kind == k_.probe) p.payload[kMaxWeight] = std::max(p.payload[kMaxWeight], weight_[r.port]);
+      if (p.kind == k_.teardown) {
+        if (it != table.end()) {
+          table.erase(it);
+          --prc_live_;
+        }
+        const std::uint64_t w = p.payload[kWeight];
+        if (flows_[r.port] == 0 || weight_[r.port] < w)
+          throw std::logic_error("saa: router " + std::to_string(api.id()) + " output " + std::to_string(r.port) +
+                                 ": announce-end of flow " + std::to_string(p.message) + " would make W_l negative");
+        --flows_[r.port];
+        weight_[r.port] -= w;
+        w_live_ -= w;
+      }
+      return r;
+    }
+    return api.default_route(p, in);  // returns, FIN, ACKs: the default path, no state change
+  }
+
+  void trace(TraceSink& sink) override {
+    for (PortId o = 0; o < weight_.size(); ++o) {
+      sink.value(weight_[o], "saa.W_l_" + std::to_string(o));
+      sink.value(flows_[o], "saa.flows_" + std::to_string(o));
+    }
+  }
+
+ private:
+  RouteResult setup(RouterApi& api, Packet& p, PortId in) {
+    const RouteResult def = api.default_route(p, in);
+    RouteResult best = def;
+    if (p_.adaptive && tree_) {
+      // Candidates (notes 1.2.1): ascending, every up port; descending, the down port and the
+      // horizontal ports in the level's direction. The default port wins ties.
+      const RouterId r = api.id();
+      const auto role = tree_->role(r, def.port);
+      const auto consider = [&](PortId c) {
+        if (metric(c) < metric(best.port)) best.port = c;
+      };
+      if (role == MultistageTopology::Role::Up)
+        for (PortId c : tree_->up_ports(r)) consider(c);
+      else if (role == MultistageTopology::Role::Down && tree_->shape().horizontal_width > 0)
+        for (PortId c : tree_->horizontal_ports(r, tree_->horizontal_direction(r, in))) consider(c);
+    }
+    ++setups_;
+    if (best.port != def.port) ++adaptive_;
+    auto& table = prc_[in];
+    if (p_.prc_entries == 0 || table.size() < p_.prc_entries) {
+      if (!table.emplace(p.message, best).second)
+        throw std::logic_error("saa: router " + std::to_string(api.id()) + " input " + std::to_string(in) +
+                               ": a second setup for flow " + std::to_string(p.message));
+      ++prc_live_;
+    } else {
+      ++prc_full_;
+      best = def;  // a full table: the default port, no entry (section 4)
+    }
+    const std::uint64_t w = p.payload[kWeight];
+    ++flows_[best.port];
+    weight_[best.port] += w;
+    w_live_ += w;
+    w_peak_ = std::max(w_peak_, weight_[best.port]);
+    flows_peak_ = std::max<std::uint64_t>(flows_peak_, flows_[best.port]);
+    p.payload[kMaxWeight] = std::max(p.payload[kMaxWeight], weight_[best.port]);
+    return best;
+  }
+  std::uint64_t metric(PortId o) const { return p_.metric == Params::Metric::Flows ? flows_[o] : weight_[o]; }
+
+  const Params& p_;
+  Kinds k_;
+  const MultistageTopology* tree_;
+  std::vector<std::unordered_map<MessageId, RouteResult>> prc_;  // per input port: flow -> output
+  std::vector<std::uint32_t> flows_;                             // per output: flows set up on it
+  std::vector<std::uint64_t> weight_;                            // per output: W_l (flits)
+  std::uint64_t &setups_, &adaptive_, &prc_full_, &misses_, &prc_live_, &w_live_, &w_peak_, &flows_peak_;
+};
+
+// ---- source pacing: periodic selection (section 6, Fig. 7) -------------------------------------
+
+// One packet every d_p / R cycles (R: the sum of the ready flows' rates), chosen as the ready flow
+// with the least virtual time V = D / r; no catch-up after a stall: the period restarts from the
+// actual send. A flow is a send queue (one destination: the NIC runs one flow per destination at
+// a time).
+class PsPacer final : public InjectionPolicy {
+ public:
+  explicit PsPacer(std::uint32_t nodes) : ready_(nodes, false), rate_(nodes, 0.0), vtime_(nodes, 0.0) {}
+  void set_ready(NodeId dst, bool ready) override {
+    if (ready_[dst] == ready) return;
+    ready_[dst] = ready;
+    if (ready) list_.push_back(dst);
+    else list_.erase(std::find(list_.begin(), list_.end(), dst));
+  }
+  void set_rate(NodeId dst, double r) { rate_[dst] = r; }  // V is kept (notes 1.5 [CHOICE])
+  void reset(NodeId dst) { vtime_[dst] = 0.0; }
+  int pick(Cycle now) const override {
+    if (static_cast<double>(now) < next_) return -1;
+    int best = -1;
+    for (NodeId d : list_)
+      if (rate_[d] > 0 && (best < 0 || vtime_[d] < vtime_[best] || (vtime_[d] == vtime_[best] && d < static_cast<NodeId>(best))))
+        best = static_cast<int>(d);
+    return best;
+  }
+  void commit(Cycle now, int granted, std::uint32_t flits) override {
+    if (granted < 0) return;
+    vtime_[granted] += flits / rate_[granted];
+    double total = ready_[granted] ? 0.0 : rate_[granted];
+    for (NodeId d : list_) total += rate_[d];
+    // Sent on time (within the cycle the period ended in): the next period follows on; later
+    // (back-pressure): it restarts from now, without compensating (section 6.2).
+    const double base = static_cast<double>(now) - next_ < 1.0 ? std::max(next_, 0.0) : static_cast<double>(now);
+    next_ = base + flits / std::min(total, 1.0);
+  }
+
+ private:
+  std::vector<bool> ready_;
+  std::vector<double> rate_, vtime_;
+  std::vector<NodeId> list_;  // ready destinations
+  double next_ = 0.0;
+};
+
+// ---- NIC: flow life cycle at the source, completion at the destination -------------------------
+
+class SaaNic final : public NicHooks {
+ public:
+  SaaNic(NicApi& api, CounterSet& c, const Params& p, const Kinds& k)
+      : p_(p), k_(k), circuits_(p.adaptive || p.rates), flows_(api.num_nodes()),
+        pacer_(p.rates ? std::make_unique<PsPacer>(api.num_nodes()) : nullptr), probes_(c.counter("probes")),
+        flows_done_(c.counter("flows_completed")), completion_max_(c.counter("flow_completion_max", CounterSet::Merge::Max)),
+        completion_sum_(c.counter("flow_completion_sum")), out_of_order_(c.counter("out_of_order")),
+        circuits_open_(c.counter("circuits_open")), w_inj_peak_(c.counter("w_injection_peak", CounterSet::Merge::Max)) {}
+
+  InjectionPolicy* injection_policy() override { return pacer_.get(); }
+
+  void on_message(NicApi& api, const MessageInfo& m, bool) override {
+    if (!circuits_) return;
+    Flow& f = flows_[m.dst];
+    f.pending.push_back(m);
+    if (f.state == State::Idle && f.pending.size() == 1) {
+      api.hold(m.dst, kNever);
+      starting_.push_back(m.dst);
+    }
+  }
+
+  void on_packet_formed(NicApi& api, Packet& p) override {
+    if (!circuits_) return;
+    Flow& f = flows_[p.dst];
+    if (f.state != State::Active || p.message != f.message)
+      throw std::logic_error("saa: NIC " + std::to_string(api.id()) + " formed a packet of message " +
+                             std::to_string(p.message) + " outside its circuit");
+    if (p.seq + 1 == p.message_packets) api.hold(p.dst, kNever);  // the next flow waits for this one's teardown
+  }
+
+  void on_data(NicApi& api, const Packet& p, Packet*) override {
+    Received& r = received_[p.message];
+    if (p.seq != r.next) ++out_of_order_;
+    r.next = p.seq + 1;
+    if (++r.packets < p.message_packets) return;
+    received_.erase(p.message);
+    ++flows_done_;
+    const Cycle took = api.now() - p.created;
+    completion_max_ = std::max<std::uint64_t>(completion_max_, took);
+    completion_sum_ += took;
+    if (circuits_) send(api, k_.fin, p.src, p.message, 0, 0);
+  }
+
+  void on_control(NicApi& api, const Packet& p) override {
+    if (p.kind == k_.setup || p.kind == k_.probe || p.kind == k_.teardown) {  // destination: answer
+      const PacketKind back = p.kind == k_.setup ? k_.setup_return : p.kind == k_.probe ? k_.probe_return : k_.teardown_return;
+      send(api, back, p.src, p.message, p.payload[kWeight], p.payload[kMaxWeight]);
+      return;
+    }
+    const NodeId dst = p.src;
+    Flow& f = flows_[dst];
+    if (!circuits_ || p.message != f.message) return;
+    if (p.kind == k_.setup_return) {
+      f.outstanding = false;
+      f.state = State::Active;
+      ++circuits_open_;
+      update(f, dst, p.payload[kMaxWeight]);
+      if (!p_.rates || !p_.wait_for_stable) api.hold(dst, api.now());
+      f.probe_at = api.now() + p_.probe_gap;
+      if (p_.rates && f.stable < p_.probe_stable) probing_.push_back(dst);
+    } else if (p.kind == k_.probe_return) {
+      f.outstanding = false;
+      const bool same = p.payload[kMaxWeight] == f.max_weight;
+      update(f, dst, p.payload[kMaxWeight]);
+      f.stable = same ? f.stable + 1 : 0;
+      f.probe_at = api.now() + p_.probe_gap;
+      if (f.stable >= p_.probe_stable && p_.wait_for_stable && !f.fin) api.hold(dst, api.now());
+      if (f.fin) teardown(api, dst);
+      else if (f.stable < p_.probe_stable) probing_.push_back(dst);
+    } else if (p.kind == k_.fin) {
+      f.fin = true;
+      if (!f.outstanding) teardown(api, dst);
+    } else if (p.kind == k_.teardown_return) {
+      w_injection_ -= f.weight;
+      --circuits_open_;
+      f.state = State::Idle;
+      f.outstanding = false;
+      if (!f.pending.empty()) starting_.push_back(dst);
+    }
+  }
+
+  void tick(NicApi& api) override {
+    if (!starting_.empty()) {
+      // Announce every flow posted this cycle on the injection link first, so the first setup
+      // already carries the source's whole W_l (paper: the HCA's own link register).
+      for (NodeId d : starting_) w_injection_ += flows_[d].pending.front().flits;
+      w_inj_peak_ = std::max(w_inj_peak_, w_injection_);
+      for (NodeId d : starting_) {
+        Flow& f = flows_[d];
+        const MessageInfo m = f.pending.front();
+        f.pending.pop_front();
+        f.message = m.id;
+        f.weight = m.flits;
+        f.state = State::Setup;
+        f.fin = false;
+        f.stable = 0;
+        f.max_weight = 0;
+        f.outstanding = true;
+        if (pacer_) pacer_->reset(d);
+        send(api, k_.setup, d, m.id, m.flits, w_injection_);
+      }
+      starting_.clear();
+    }
+    for (std::size_t i = 0; i < probing_.size();) {
+      const NodeId d = probing_[i];
+      Flow& f = flows_[d];
+      if (f.outstanding || f.fin || f.state != State::Active) {
+        probing_[i] = probing_.back();
+        probing_.pop_back();
+      } else if (api.now() >= f.probe_at) {
+        f.outstanding = true;
+        ++probes_;
+        send(api, k_.probe, d, f.message, f.weight, w_injection_);
+        probing_[i] = probing_.back();
+        probing_.pop_back();
+      } else {
+        ++i;
+      }
+    }
+  }
+
+ private:
+  enum class State : std::uint8_t { Idle, Setup, Active };
+  struct Flow {
+    std::deque<MessageInfo> pending;  // messages not started (flows run one at a time per destination)
+    MessageId message = 0;
+    std::uint64_t weight = 0, max_weight = 0;
+    State state = State::Idle;
+    bool outstanding = false;  // a control packet of this flow is in the network (at most one)
+    bool fin = false;          // the destination has the whole flow
+    std::uint32_t stable = 0;  // probes in a row that returned the same W_f
+    Cycle probe_at = 0;
+  };
+  struct Received {
+    std::uint32_t packets = 0, next = 0;
+  };
+
+  void update(Flow& f, NodeId dst, std::uint64_t max_weight) {
+    f.max_weight = max_weight;
+    if (pacer_) pacer_->set_rate(dst, max_weight == 0 ? 1.0 : std::min(1.0, double(f.weight) / double(max_weight)));
+  }
+  void teardown(NicApi& api, NodeId dst) {
+    Flow& f = flows_[dst];
+    f.outstanding = true;
+    send(api, k_.teardown, dst, f.message, f.weight, 0);
+  }
+  static void send(NicApi& api, PacketKind kind, NodeId dst, MessageId message, std::uint64_t w, std::uint64_t max_w) {
+    Packet& c = api.packets().allocate();
+    c.kind = kind;
+    c.src = api.id();
+    c.dst = dst;
+    c.size = 1;
+    c.message = message;
+    c.created = api.now();
+    c.payload[kWeight] = w;
+    c.payload[kMaxWeight] = max_w;
+    api.send_control(c);
+  }
+
+  const Params& p_;
+  Kinds k_;
+  bool circuits_;
+  std::vector<Flow> flows_;  // per destination
+  std::unique_ptr<PsPacer> pacer_;
+  std::vector<NodeId> starting_, probing_;
+  std::unordered_map<MessageId, Received> received_;
+  std::uint64_t w_injection_ = 0;  // W_l of the injection link (the source's announced flows)
+  std::uint64_t &probes_, &flows_done_, &completion_max_, &completion_sum_, &out_of_order_, &circuits_open_, &w_inj_peak_;
+};
+
+class Saa final : public Mechanism {
+ public:
+  Saa(const Params& p, const MechanismContext& ctx)
+      : p_(p), tree_(dynamic_cast<const MultistageTopology*>(&ctx.topology)),
+        k_{ctx.format.declare_kind("setup"),        ctx.format.declare_kind("probe"),
+           ctx.format.declare_kind("teardown"),     ctx.format.declare_kind("fin"),
+           ctx.format.declare_kind("setup_return"), ctx.format.declare_kind("probe_return"),
+           ctx.format.declare_kind("teardown_return")} {}
+  std::string name() const override { return "saa"; }
+  std::vector<VnetSpec> vnets() const override { return {{"data", 0}, {"control", 1}}; }
+  std::uint8_t vnet_of(const Packet& p) const override { return p.kind == PacketKind::Data ? 0 : 1; }
+  std::unique_ptr<RouterHooks> router_hooks(RouterApi& r, CounterSet& c) const override {
+    if (!p_.adaptive && !p_.rates) return nullptr;
+    return std::make_unique<SaaRouter>(r, c, p_, k_, tree_);
+  }
+  std::unique_ptr<NicHooks> nic_hooks(NicApi& n, CounterSet& c) const override {
+    return std::make_unique<SaaNic>(n, c, p_, k_);
+  }
+  Cycle max_injection_gap() const override { return p_.rates ? p_.max_gap : 0; }
+
+ private:
+  Params p_;
+  const MultistageTopology* tree_;
+  Kinds k_;
+};
+
+enum class Preset { NoControl, AdaptiveOnly, SaaOnly, SaaAdaptive };
+
+template <Preset P>
+struct PresetParams : Params {
+  static constexpr bool kAdaptive = P == Preset::AdaptiveOnly || P == Preset::SaaAdaptive;
+  static constexpr bool kRates = P == Preset::SaaOnly || P == Preset::SaaAdaptive;
+  PresetParams() {
+    adaptive = kAdaptive;
+    rates = kRates;
+  }
+  static const char* doc();
+  static const config::Schema& schema() {
+    static config::Schema s(doc());
+    static bool init = [] {
+      config::Declare<PresetParams>(s)
+          .field("adaptive", &Params::adaptive, kAdaptive,
+                 "adaptive path setup: each hop's setup takes the candidate output with the least metric (multistage "
+                 "topologies; false: the routing algorithm's path, e.g. d-mod-k)")
+          .field("rates", &Params::rates, kRates,
+                 "explicit SAA rates r_f = w_f / W_f, paced per source by periodic selection (false: line rate)")
+          .field("prc_entries", &Params::prc_entries, 0u,
+                 "flow-table (PRC) entries per input port; a setup finding it full takes the default port and records "
+                 "nothing (0: unlimited, the paper's experiments)",
+                 {0, 1u << 24})
+          .choice("metric", &Params::metric, Params::Metric::Flows,
+                  {{"flows", Params::Metric::Flows}, {"weight", Params::Metric::Weight}},
+                  "port selector metric: flows set up on the output (the paper's experiments) or its W_l")
+          .field("probe_stable", &Params::probe_stable, 2u,
+                 "probing stops after this many probes in a row return an unchanged W_f (notes 1.4 choice 1: 2; 0: "
+                 "no probes, the announce-start's W_f only)",
+                 {0, 1000})
+          .field("probe_gap", &Params::probe_gap, Cycle{0},
+                 "cycles from a probe's (or the setup's) return to the next probe (0: at once, one RTT apart)")
+          .field("wait_for_stable", &Params::wait_for_stable, false,
+                 "no data before W_f is stable (false: data from the setup's return, at the first estimate)")
+          .field("max_gap", &Params::max_gap, Cycle{1} << 16,
+                 "longest wait of a paced source the run's watchdogs allow for, cycles", {1, Cycle{1} << 40});
+      return true;
+    }();
+    (void)init;
+    return s;
+  }
+};
+
+template <>
+const char* PresetParams<Preset::NoControl>::doc() {
+  return "Paper 004's NC baseline: no control packets, data at line rate on the routing algorithm's path; "
+         "destinations report flow completion times (docs/mechanisms/saa.md).";
+}
+template <>
+const char* PresetParams<Preset::AdaptiveOnly>::doc() {
+  return "Paper 004's AR alone: per-flow virtual circuits set up adaptively (the output with the fewest flows), "
+         "data at line rate (docs/mechanisms/saa.md).";
+}
+template <>
+const char* PresetParams<Preset::SaaOnly>::doc() {
+  return "Paper 004's SAA alone: explicit rates r_f = w_f / W_f from per-link W_l registers on the routing "
+         "algorithm's path, PS pacing at the source (docs/mechanisms/saa.md).";
+}
+template <>
+const char* PresetParams<Preset::SaaAdaptive>::doc() {
+  return "Paper 004's SAA+AR: adaptive virtual-circuit setup merged with the SAA announce-start, explicit rates "
+         "w_f / W_f, PS pacing, teardown merged with announce-end (docs/mechanisms/saa.md).";
+}
+
+config::PolyRegistrar<MechanismParams, PresetParams<Preset::NoControl>> reg_nc("nc", "paper 004's no-control baseline");
+config::PolyRegistrar<MechanismParams, PresetParams<Preset::AdaptiveOnly>> reg_ar("ar", "paper 004's adaptive virtual circuits, no rates");
+config::PolyRegistrar<MechanismParams, PresetParams<Preset::SaaOnly>> reg_saa("saa", "paper 004's explicit-rate SAA on static routes");
+config::PolyRegistrar<MechanismParams, PresetParams<Preset::SaaAdaptive>> reg_saa_ar("saa_ar", "paper 004's SAA with adaptive path setup");
+
+}  // namespace
+
+std::unique_ptr<Mechanism> Params::create(const MechanismContext& ctx) const {
+  const auto* tree = dynamic_cast<const MultistageTopology*>(&ctx.topology);
+  if (adaptive && (!tree || tree->clusters() > 1))
+    throw config::ConfigError("cc.adaptive: adaptive path setup needs a single-cluster multistage topology (fattree, clos, "
+                              "modified_fattree), not '" + ctx.topology.name() + "'");
+  return std::make_unique<Saa>(*this, ctx);
+}
+
+}  // namespace ccnet::saa
