@@ -5,6 +5,8 @@
 #include <set>
 #include <stdexcept>
 
+#include <yaml-cpp/yaml.h>
+
 #include "core/registry.hpp"
 #include "traffic/pattern.hpp"
 #include "traffic/traffic_config.hpp"
@@ -85,4 +87,37 @@ TEST_CASE("RngStream::below(0) is an error, not a division by zero", "[traffic][
   RngStream r(1, "x");
   CHECK_THROWS_AS(r.below(0), std::invalid_argument);
   CHECK(r.geometric(0.0) == std::numeric_limits<std::uint64_t>::max() / 2);
+}
+
+TEST_CASE("permutations: every node sends to and receives from `count` distinct nodes, never itself", "[traffic][saa]") {
+  std::vector<NodeId> all(64);
+  for (NodeId n = 0; n < 64; ++n) all[n] = n;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const auto* e = Registry<config::PolyEntry<PatternParams>>::instance().find("permutations");
+    REQUIRE(e);
+    auto params = e->make();
+    e->schema->apply_defaults(params.get());
+    config::BindContext bind("test");
+    e->schema->bind(params.get(), YAML::Load("{count: 5}"), bind, "pattern", {"type"});
+    auto p = params->create(all, all, RngStream(seed, "test.pattern"));
+    std::vector<std::uint32_t> received(64, 0);
+    for (NodeId s : all) {
+      std::vector<NodeId> seq;
+      for (int k = 0; k < 5; ++k) {
+        seq.push_back(p->destination(s));
+        CHECK(seq.back() != s);
+        ++received[seq.back()];
+      }
+      CHECK(std::set<NodeId>(seq.begin(), seq.end()).size() == 5);
+      CHECK(p->destination(s) == seq[0]);  // then the same destinations again, in turn
+    }
+    for (NodeId n : all) CHECK(received[n] == 5);  // each permutation is one-to-one
+  }
+  // Too few destinations for `count` distinct ones: a clear error.
+  const auto* e = Registry<config::PolyEntry<PatternParams>>::instance().find("permutations");
+  auto params = e->make();
+  e->schema->apply_defaults(params.get());
+  config::BindContext bind("test");
+  e->schema->bind(params.get(), YAML::Load("{count: 4}"), bind, "pattern", {"type"});
+  CHECK_THROWS_AS(params->create({0, 1, 2, 3}, {0, 1, 2, 3}, RngStream(1, "t")), config::ConfigError);
 }
