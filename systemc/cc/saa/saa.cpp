@@ -366,7 +366,7 @@ class Saa final : public Mechanism {
            ctx.format.declare_kind("teardown"),     ctx.format.declare_kind("fin"),
            ctx.format.declare_kind("setup_return"), ctx.format.declare_kind("probe_return"),
            ctx.format.declare_kind("teardown_return")} {}
-  std::string name() const override { return "saa"; }
+  std::string name() const override { return p_.name; }
   std::vector<VnetSpec> vnets() const override { return {{"data", 0}, {"control", 1}}; }
   std::uint8_t vnet_of(const Packet& p) const override { return p.kind == PacketKind::Data ? 0 : 1; }
   std::unique_ptr<RouterHooks> router_hooks(RouterApi& r, CounterSet& c) const override {
@@ -391,10 +391,12 @@ struct PresetParams : Params {
   static constexpr bool kAdaptive = P == Preset::AdaptiveOnly || P == Preset::SaaAdaptive;
   static constexpr bool kRates = P == Preset::SaaOnly || P == Preset::SaaAdaptive;
   PresetParams() {
+    name = registered();
     adaptive = kAdaptive;
     rates = kRates;
   }
   static const char* doc();
+  static const char* registered();
   static const config::Schema& schema() {
     static config::Schema s(doc());
     static bool init = [] {
@@ -448,6 +450,15 @@ const char* PresetParams<Preset::SaaAdaptive>::doc() {
   return "Paper 004's SAA+AR: adaptive virtual-circuit setup merged with the SAA announce-start, explicit rates "
          "w_f / W_f, PS pacing, teardown merged with announce-end (docs/mechanisms/saa.md).";
 }
+
+template <>
+const char* PresetParams<Preset::NoControl>::registered() { return "nc"; }
+template <>
+const char* PresetParams<Preset::AdaptiveOnly>::registered() { return "ar"; }
+template <>
+const char* PresetParams<Preset::SaaOnly>::registered() { return "saa"; }
+template <>
+const char* PresetParams<Preset::SaaAdaptive>::registered() { return "saa_ar"; }
 
 config::PolyRegistrar<MechanismParams, PresetParams<Preset::NoControl>> reg_nc("nc", "paper 004's no-control baseline");
 config::PolyRegistrar<MechanismParams, PresetParams<Preset::AdaptiveOnly>> reg_ar("ar", "paper 004's adaptive virtual circuits, no rates");

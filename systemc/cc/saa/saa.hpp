@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "cc/mechanism.hpp"
@@ -33,6 +34,7 @@ FluidResult fluid_optimum(const std::vector<FluidFlow>& flows, std::uint32_t num
 
 // `cc:` parameters (shared by the four registered names, which differ in their defaults).
 struct Params : MechanismParams {
+  std::string name = "saa_ar";  // the registered name (stats.json `mechanism`)
   bool adaptive = true;        // setup chooses among the topology's candidates (AR)
   bool rates = true;           // explicit SAA rates and PS pacing
   std::uint32_t prc_entries = 0;  // per input port; 0 = unlimited
