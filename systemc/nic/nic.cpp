@@ -95,6 +95,11 @@ bool Nic::idle() const {
 }
 
 void Nic::tick() {
+  if (domain_) domain_->enlist(*this);  // the domain's process evaluates it from the next edge on
+  evaluate();
+}
+
+void Nic::evaluate() {
   // Idle fast path: nothing queued or in flight and both input channels idle: no state changes.
   // idle_ caches idle() from the end of the last evaluation (b_transport clears it); the process
   // runs at every rising edge, so the cycle count just advances.

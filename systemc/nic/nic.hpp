@@ -27,6 +27,7 @@
 
 #include "blocks/output_arbiter.hpp"
 #include "core/counters.hpp"
+#include "core/clock_domain.hpp"
 #include "core/flit.hpp"
 #include "core/network_stats.hpp"
 #include "core/packet.hpp"
@@ -75,7 +76,7 @@ struct NicCounters {
   std::uint64_t retransmit_buffer_peak = 0;  // most unacknowledged packets held at once
 };
 
-class Nic final : public sc_core::sc_module, public NicApi, public TracedComponent {
+class Nic final : public sc_core::sc_module, public NicApi, public TracedComponent, public Clocked {
  public:
   sc_core::sc_in<bool> clk{"clk"};
   sc_core::sc_out<Flit> flit_out{"flit_out"};
@@ -90,6 +91,11 @@ class Nic final : public sc_core::sc_module, public NicApi, public TracedCompone
   // The mechanism's hooks for this NIC (created after the NIC, see Mechanism::nic_hooks); call
   // before the simulation starts.
   void attach(std::unique_ptr<NicHooks> hooks);
+  // Evaluated by `domain`'s process from the second rising edge on (core/clock_domain.hpp);
+  // call before the simulation starts. Without it the NIC's own process evaluates it.
+  void join(ClockDomain& domain) { domain_ = &domain; }
+  // One cycle's evaluation (the body of the NIC's process).
+  void evaluate() override;
 
   // NicApi
   NodeId id() const override { return id_; }
@@ -177,7 +183,7 @@ class Nic final : public sc_core::sc_module, public NicApi, public TracedCompone
 
   void end_of_elaboration() override;
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
-  void tick();
+  void tick();  // the NIC's own process
   bool idle() const;
   void ingest_posted();
   void receive();
@@ -206,6 +212,7 @@ class Nic final : public sc_core::sc_module, public NicApi, public TracedCompone
   NodeId id_;
   NicEnv env_;
   std::unique_ptr<NicHooks> hooks_;
+  ClockDomain* domain_ = nullptr;
   std::uint32_t hook_uses_ = 0;
   // The injection policy: round_robin_, or the mechanism's (own_policy_). Calls go through these
   // helpers so that the default costs no virtual call.

@@ -124,6 +124,11 @@ void Router::end_of_elaboration() {
 // ---- per-cycle evaluation ------------------------------------------------------------------------
 
 void Router::tick() {
+  if (domain_) domain_->enlist(*this);  // the domain's process evaluates it from the next edge on
+  evaluate();
+}
+
+void Router::evaluate() {
   // Idle fast path: nothing held or pending and nothing arriving, so nothing would change (not
   // even a signal). A router with hooks or an open trace window is never idle.
   // The process runs at every rising edge, so the cycle count just advances.

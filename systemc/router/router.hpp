@@ -30,6 +30,7 @@
 #include "blocks/rr_arbiter.hpp"
 #include "blocks/switch_allocator.hpp"
 #include "core/active_set.hpp"
+#include "core/clock_domain.hpp"
 #include "core/counters.hpp"
 #include "core/flit.hpp"
 #include "core/packet.hpp"
@@ -77,7 +78,11 @@ struct RouterCounters {
   std::uint64_t last_progress = 0;  // cycle of the last flit movement
 };
 
-class Router final : public sc_core::sc_module, public RouterApi, public CongestionView, public TracedComponent {
+class Router final : public sc_core::sc_module,
+                     public RouterApi,
+                     public CongestionView,
+                     public TracedComponent,
+                     public Clocked {
  public:
   sc_core::sc_in<bool> clk{"clk"};
   sc_core::sc_vector<sc_core::sc_in<Flit>> flit_in{"flit_in"};
@@ -91,6 +96,11 @@ class Router final : public sc_core::sc_module, public RouterApi, public Congest
   // The mechanism's hooks for this router (created after the router, see
   // Mechanism::router_hooks); call before the simulation starts.
   void attach(std::unique_ptr<RouterHooks> hooks);
+  // Evaluated by `domain`'s process from the second rising edge on (core/clock_domain.hpp);
+  // call before the simulation starts. Without it the router's own process evaluates it.
+  void join(ClockDomain& domain) { domain_ = &domain; }
+  // One cycle's evaluation (the body of the router's process).
+  void evaluate() override;
 
   // RouterApi
   RouterId id() const override { return id_; }
@@ -198,7 +208,7 @@ class Router final : public sc_core::sc_module, public RouterApi, public Congest
   };
 
   void end_of_elaboration() override;
-  void tick();
+  void tick();  // the router's own process
   void receive();
   void accept_flit(PortId port, const Flit& f);
   void allocate_vcs(bool after_switch);
@@ -257,6 +267,7 @@ class Router final : public sc_core::sc_module, public RouterApi, public Congest
   RouterId id_;
   RouterEnv env_;
   std::unique_ptr<RouterHooks> hooks_;
+  ClockDomain* domain_ = nullptr;
   std::uint32_t hook_uses_ = 0;  // RouterHooks::uses() of hooks_
   std::vector<PortInfo> port_info_;
   CounterSet cc_counters_;

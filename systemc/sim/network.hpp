@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cc/mechanism.hpp"
+#include "core/clock_domain.hpp"
 #include "core/counters.hpp"
 #include "core/network_stats.hpp"
 #include "core/packet.hpp"
@@ -85,6 +86,7 @@ class Network : public sc_core::sc_module, public NetworkBuilder {
   std::vector<std::unique_ptr<Router>> routers_;
   std::vector<std::unique_ptr<Nic>> nics_;
   std::unique_ptr<TrafficGenerator> generator_;
+  std::unique_ptr<ClockDomain> domain_;
   // Every channel has exactly one writer by construction (one output port bound per signal),
   // so the kernel's per-write writer check is skipped: it costs a process-handle comparison
   // on every write of every link, every cycle.

@@ -1,0 +1,27 @@
+#include "core/clock_domain.hpp"
+
+namespace ccnet {
+
+ClockDomain::ClockDomain(sc_core::sc_module_name name) : sc_core::sc_module(name), never_("never") {
+  SC_METHOD(tick);
+  sensitive << clk.pos();
+  dont_initialize();
+}
+
+void ClockDomain::enlist(Clocked& member) {
+  members_.push_back(&member);
+  enlisted_at_.push_back(sc_core::sc_time_stamp());
+  sc_core::next_trigger(never_);
+}
+
+void ClockDomain::tick() {
+  // Members enlisted at this edge have evaluated themselves already.
+  if (ready_ < members_.size()) {
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    while (ready_ < members_.size() && enlisted_at_[ready_] < now) ++ready_;
+  }
+  Clocked* const* m = members_.data();
+  for (std::size_t i = 0, n = ready_; i < n; ++i) m[i]->evaluate();
+}
+
+}  // namespace ccnet
