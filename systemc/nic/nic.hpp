@@ -94,6 +94,9 @@ class Nic final : public sc_core::sc_module, public NicApi, public TracedCompone
   // Evaluated by `domain`'s process from the second rising edge on (core/clock_domain.hpp);
   // call before the simulation starts. Without it the NIC's own process evaluates it.
   void join(ClockDomain& domain) { domain_ = &domain; }
+  // Whether the output channels carry the exact value every cycle or only the changes
+  // (core/flit.hpp, channel protocol; Router::set_exact_channels).
+  void set_exact_channels(bool exact) { exact_ = exact; }
   // One cycle's evaluation (the body of the NIC's process).
   void evaluate() override;
 
@@ -255,8 +258,14 @@ class Nic final : public sc_core::sc_module, public NicApi, public TracedCompone
   std::uint32_t policy_len_ = 0;
   Flit send_;
   std::uint32_t send_prio_ = 0;
-  Flit last_written_;
+  Flit last_written_;                // the last value written (exact: the channel's value)
+  Cycle written_at_ = 0;             // cycle last_written_ was written
   CreditLanes last_credit_written_;
+  std::uint8_t flit_taken_ = 0;      // seq of the last flit taken from the ejection channel
+  std::uint8_t credit_taken_ = 0;    // seq of the last credit lanes taken from the injection channel
+  bool exact_ = true;                // set_exact_channels
+  // The flit written at this cycle's edge (still on the channel for the router).
+  bool on_wire() const { return last_written_.valid() && written_at_ == now_; }
   std::vector<std::uint32_t> eject_occupancy_;  // per VC (flits received, not yet freed)
   // Ejection stalls (stall_ejection): per vnet; flits of a stalled vnet wait in their VC's FIFO.
   std::vector<std::uint8_t> eject_stalled_;

@@ -118,7 +118,8 @@ void Router::end_of_elaboration() {
     flit_in_val_.push_back(&flit_in_if_.back()->read());
     credit_in_val_.push_back(&credit_in_if_.back()->read());
   }
-  for (const PortId p : connected_) wires_.push_back(InputWire{flit_in_val_[p], credit_in_val_[p]});
+  for (const PortId p : connected_)
+    wires_.push_back(InputWire{flit_in_val_[p], credit_in_val_[p], &inputs_[p].flit_taken, &ports_[p].credit_taken});
 }
 
 // ---- per-cycle evaluation ------------------------------------------------------------------------
@@ -159,7 +160,8 @@ void Router::receive() {
   for (const PortId p : connected_) {
     InputPort& in = inputs_[p];
     const Flit& f = *flit_in_val_[p];
-    if (f.valid()) {
+    if (f.fresh(in.flit_taken)) {
+      in.flit_taken = f.seq;
       // Written by the sender at the previous edge; due after the link latency.
       ++counters_.flits_in[p];
       const Cycle due = now_ - 1 + in.spec.latency;
@@ -177,7 +179,8 @@ void Router::receive() {
     }
     const CreditLanes& c = *credit_in_val_[p];
     OutputPort& out = ports_[p];
-    if (c.empty() && out.credit_link.empty()) continue;
+    const bool credit = c.fresh(out.credit_taken);
+    if (!credit && out.credit_link.empty()) continue;
     auto give = [&](const CreditLanes& lanes) {
       for (int k = 0; k < lanes.count; ++k) {
         if (lanes.vc[k] >= num_vcs_) fail("credit for nonexistent VC " + std::to_string(lanes.vc[k]) + " on port " + std::to_string(p));
@@ -185,7 +188,8 @@ void Router::receive() {
       }
       out_dirty_.insert(p);
     };
-    if (!c.empty()) {
+    if (credit) {
+      out.credit_taken = c.seq;
       const Cycle due = now_ - 1 + out.spec.latency;
       if (due <= now_ && out.credit_link.empty()) give(c);
       else {
@@ -550,11 +554,18 @@ void Router::commit_and_write() {
       lanes.push(in.credit_return.front().second);
       in.credit_return.pop_front();
     }
-    if (lanes != in.last_credit_written) {
+    if (!lanes.empty()) {
+      lanes.seq = static_cast<std::uint8_t>(in.last_credit_written.seq + 1);
       credit_out_if_[p]->write(lanes);
       in.last_credit_written = lanes;
+    } else if (!in.last_credit_written.empty()) {
+      // Exact channels are cleared the cycle after a credit; otherwise the receiver ignores the
+      // old value (core/flit.hpp). The seq runs on.
+      in.last_credit_written.count = 0;
+      in.last_credit_written.vc = {};
+      if (exact_) credit_out_if_[p]->write(in.last_credit_written);
     }
-    if (in.credit_return.empty() && in.last_credit_written.empty()) credit_dirty_.erase(p);
+    if (in.credit_return.empty() && (!exact_ || in.last_credit_written.empty())) credit_dirty_.erase(p);
   });
 }
 
@@ -594,9 +605,18 @@ void Router::commit_port(PortId o, bool watch) {
   }
   if (!ok) fail("credit counter violation on output " + std::to_string(o) + " (credits beyond buffer depth or taken when empty)");
   out.gives.clear();
-  if (f != out.last_written) {
-    flit_out_if_[o]->write(f);
+  const std::uint8_t seq = out.last_written.seq;
+  if (f.valid()) {
     out.last_written = f;
+    out.last_written.seq = static_cast<std::uint8_t>(seq + 1);
+    flit_out_if_[o]->write(out.last_written);
+    out.written_at = now_;
+  } else if (exact_ && out.last_written.valid()) {
+    // Exact channels are cleared the cycle after a flit; otherwise the receiver ignores the old
+    // value (core/flit.hpp). The seq runs on.
+    out.last_written = Flit{};
+    out.last_written.seq = seq;
+    flit_out_if_[o]->write(out.last_written);
   }
   if (f.valid()) {
     ++counters_.flits_out[o];
@@ -605,8 +625,8 @@ void Router::commit_port(PortId o, bool watch) {
     if (f.tail && hooks_) hooks_->on_output_tail(*this, env_.packets[f.packet], o);
   }
   out.send = Flit{};
-  // A flit on the wire is cleared next cycle; otherwise nothing changes on this port until new work.
-  if (!out.last_written.valid()) out_dirty_.erase(o);
+  // An exact channel's flit is cleared next cycle; otherwise nothing changes on this port until new work.
+  if (!exact_ || !out.last_written.valid()) out_dirty_.erase(o);
 }
 
 void Router::return_credit(PortId port, VcId vc) {
@@ -805,7 +825,7 @@ void Router::dump_state(std::ostream& os) const {
     for (std::size_t k = 0; k < out.traversal.size(); ++k)
       os << "  out " << o << " switch traversal: " << out.traversal[k].second << " due at " << out.traversal[k].first << ", "
          << pkt(out.traversal[k].second.packet) << "\n";
-    if (out.last_written.valid())
+    if (on_wire(out))
       os << "  out " << o << " wire: " << out.last_written << " (written at the last edge), " << pkt(out.last_written.packet) << "\n";
     for (std::size_t k = 0; k < out.credit_link.size(); ++k)
       os << "  out " << o << " credit link: " << out.credit_link[k].second << " due at " << out.credit_link[k].first << "\n";
@@ -843,7 +863,7 @@ bool Router::holds_state() const {
   for (std::size_t o = 0; o < ports_.size(); ++o) {
     const OutputPort& out = ports_[o];
     if (!out.spec.connected()) continue;
-    if (!out.credit_link.empty() || out.last_written.valid()) return true;
+    if (!out.credit_link.empty() || on_wire(out)) return true;
     for (VcId v = 0; v < num_vcs_; ++v)
       if (out.vcs[v].owned || credits(static_cast<PortId>(o), v) != out.spec.out_depth) return true;
   }
@@ -865,7 +885,7 @@ void Router::mark_held(std::vector<char>& held) const {
     for (std::size_t k = 0; k < out.traversal.size(); ++k) mark(out.traversal[k].second);
     for (const OutputVc& ov : out.vcs)
       for (std::size_t k = 0; k < ov.queue.size(); ++k) mark(ov.queue[k]);
-    mark(out.last_written);  // on the wire: written at the last edge, not yet sampled downstream
+    if (on_wire(out)) mark(out.last_written);  // written at the last edge, not yet sampled downstream
   }
 }
 

@@ -99,6 +99,10 @@ class Router final : public sc_core::sc_module,
   // Evaluated by `domain`'s process from the second rising edge on (core/clock_domain.hpp);
   // call before the simulation starts. Without it the router's own process evaluates it.
   void join(ClockDomain& domain) { domain_ = &domain; }
+  // Whether the output channels carry the exact value every cycle (a flit or credit is cleared
+  // the cycle after it was written: waveforms) or only the changes (core/flit.hpp, channel
+  // protocol). Exact unless set otherwise before the simulation starts.
+  void set_exact_channels(bool exact) { exact_ = exact; }
   // One cycle's evaluation (the body of the router's process).
   void evaluate() override;
 
@@ -186,6 +190,7 @@ class Router final : public sc_core::sc_module,
     Ring<std::pair<Cycle, Flit>> link;          // sampled flits not yet due
     Ring<std::pair<Cycle, VcId>> credit_return;  // freed slots, credit not yet sent
     CreditLanes last_credit_written;
+    std::uint8_t flit_taken = 0;  // seq of the last flit taken from the input channel
     std::uint32_t buffered = 0;
   };
   struct OutputVc {
@@ -204,7 +209,9 @@ class Router final : public sc_core::sc_module,
     std::vector<std::uint16_t> gives;            // credits due this cycle (VC per credit)
     std::uint32_t oq_flits = 0;
     Flit send;                                   // flit to write this cycle
-    Flit last_written;
+    Flit last_written;                           // the last value written (exact: the channel's value)
+    Cycle written_at = 0;                        // cycle last_written was written
+    std::uint8_t credit_taken = 0;               // seq of the last credit lanes taken from the channel
   };
 
   void end_of_elaboration() override;
@@ -231,9 +238,11 @@ class Router final : public sc_core::sc_module,
   }
   bool input_arriving() const {
     for (const InputWire& w : wires_)
-      if (w.flit->valid() || !w.credit->empty()) return true;
+      if (w.flit->fresh(*w.flit_taken) || w.credit->fresh(*w.credit_taken)) return true;
     return false;
   }
+  // The flit written on output o at this cycle's edge (still on the channel for the receiver).
+  bool on_wire(const OutputPort& out) const { return out.last_written.valid() && out.written_at == now_; }
   void scan_queue_heads();
   // Tracing and packet watching (router_trace.cpp): called only while a probe is live or while
   // packets are watched, so they cost a predictable branch otherwise. They are cold and take
@@ -317,10 +326,13 @@ class Router final : public sc_core::sc_module,
   struct InputWire {
     const Flit* flit;
     const CreditLanes* credit;
+    const std::uint8_t* flit_taken;    // InputPort::flit_taken
+    const std::uint8_t* credit_taken;  // OutputPort::credit_taken
   };
   std::vector<InputWire> wires_;
   std::uint64_t link_entries_ = 0;  // flits and credits in the input links' delay lines
   bool idle_ = false;               // quiescent() after the last evaluation, no hooks, not traced
+  bool exact_ = true;               // set_exact_channels
   // Bound channel interfaces, cached after elaboration (port access is on the hot path).
   std::vector<const sc_core::sc_signal_in_if<Flit>*> flit_in_if_;
   std::vector<sc_core::sc_signal_inout_if<Flit>*> flit_out_if_;

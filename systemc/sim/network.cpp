@@ -159,6 +159,12 @@ Network::Network(sc_core::sc_module_name name, const Config& cfg)
   domain_->clk(clk);
   for (auto& R : routers_) R->join(*domain_);
   for (auto& N : nics_) N->join(*domain_);
+  set_exact_channels(false);
+}
+
+void Network::set_exact_channels(bool exact) {
+  for (auto& R : routers_) R->set_exact_channels(exact);
+  for (auto& N : nics_) N->set_exact_channels(exact);
 }
 
 Network::~Network() = default;

@@ -55,6 +55,10 @@ class Network : public sc_core::sc_module, public NetworkBuilder {
   const std::vector<ResolvedClass>& classes() const { return generator_->classes(); }
   std::uint8_t vc_levels() const { return vc_levels_; }
   Cycle now() const;
+  // Whether the links carry the exact value every cycle (a flit or credit is cleared the cycle
+  // after it was written), as waveforms show it, or only the changes (core/flit.hpp, channel
+  // protocol; the default). Set before the simulation starts; NetworkTrace sets it.
+  void set_exact_channels(bool exact);
 
   // Sum over routers of flits sent on any output (flit-hops) and of flits buffered.
   std::uint64_t flit_hops() const;
