@@ -12,10 +12,16 @@ class ActiveSet {
  public:
   void resize(std::size_t n) { words_.assign((n + 63) / 64, 0); }
   void clear() {
-    for (auto& w : words_) w = 0;
+    if (words_.size() == 1) words_[0] = 0;  // the common case, without a call to memset
+    else
+      for (auto& w : words_) w = 0;
   }
   void insert(std::size_t i) { words_[i >> 6] |= std::uint64_t{1} << (i & 63); }
   void erase(std::size_t i) { words_[i >> 6] &= ~(std::uint64_t{1} << (i & 63)); }
+  // Adds every member of `o` (of the same size).
+  void merge(const ActiveSet& o) {
+    for (std::size_t k = 0; k < words_.size(); ++k) words_[k] |= o.words_[k];
+  }
   bool empty() const {
     for (const auto w : words_)
       if (w) return false;

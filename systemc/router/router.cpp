@@ -82,6 +82,8 @@ Router::Router(sc_core::sc_module_name name, RouterId id, std::vector<RouterPort
   for (PortId p = 0; p < nports; ++p)
     if (ports[p].connected()) connected_.push_back(p);
   out_dirty_.resize(nports);
+  arrived_.resize(nports);
+  link_ports_.resize(nports);
   va_waiting_.resize(nports);
   va_outputs_.resize(nports);
   va_recheck_.resize(nports);
@@ -118,8 +120,18 @@ void Router::end_of_elaboration() {
     flit_in_val_.push_back(&flit_in_if_.back()->read());
     credit_in_val_.push_back(&credit_in_if_.back()->read());
   }
-  for (const PortId p : connected_)
-    wires_.push_back(InputWire{flit_in_val_[p], credit_in_val_[p], &inputs_[p].flit_taken, &ports_[p].credit_taken});
+  for (const PortId p : connected_) {
+    // Links built by the network notify the router of a change (core/channel.hpp); other
+    // channels (e.g. a test bench's plain sc_signals) are polled every cycle.
+    auto* fc = dynamic_cast<Channel<Flit>*>(const_cast<sc_core::sc_signal_in_if<Flit>*>(flit_in_if_[p]));
+    auto* cc = dynamic_cast<Channel<CreditLanes>*>(const_cast<sc_core::sc_signal_in_if<CreditLanes>*>(credit_in_if_[p]));
+    if (fc && cc) {
+      fc->notify(arrived_, p);
+      cc->notify(arrived_, p);
+    } else {
+      wires_.push_back(InputWire{flit_in_val_[p], credit_in_val_[p], &inputs_[p].flit_taken, &ports_[p].credit_taken, p});
+    }
+  }
 }
 
 // ---- per-cycle evaluation ------------------------------------------------------------------------
@@ -157,52 +169,69 @@ void Router::evaluate() {
 }
 
 void Router::receive() {
-  for (const PortId p : connected_) {
-    InputPort& in = inputs_[p];
-    const Flit& f = *flit_in_val_[p];
-    if (f.fresh(in.flit_taken)) {
-      in.flit_taken = f.seq;
-      // Written by the sender at the previous edge; due after the link latency.
-      ++counters_.flits_in[p];
-      const Cycle due = now_ - 1 + in.spec.latency;
-      if (due <= now_ && in.link.empty()) accept_flit(p, Flit(f));
-      else {
-        in.link.push_back({due, f});
-        ++link_entries_;
-      }
-    }
-    while (!in.link.empty() && in.link.front().first <= now_) {
-      const Flit g = in.link.front().second;
-      in.link.pop_front();
-      --link_entries_;
-      accept_flit(p, g);
-    }
-    const CreditLanes& c = *credit_in_val_[p];
-    OutputPort& out = ports_[p];
-    const bool credit = c.fresh(out.credit_taken);
-    if (!credit && out.credit_link.empty()) continue;
-    auto give = [&](const CreditLanes& lanes) {
-      for (int k = 0; k < lanes.count; ++k) {
-        if (lanes.vc[k] >= num_vcs_) fail("credit for nonexistent VC " + std::to_string(lanes.vc[k]) + " on port " + std::to_string(p));
-        out.gives.push_back(lanes.vc[k]);
-      }
-      out_dirty_.insert(p);
-    };
-    if (credit) {
-      out.credit_taken = c.seq;
-      const Cycle due = now_ - 1 + out.spec.latency;
-      if (due <= now_ && out.credit_link.empty()) give(c);
-      else {
-        out.credit_link.push_back({due, c});
-        ++link_entries_;
-      }
-    }
-    while (!out.credit_link.empty() && out.credit_link.front().first <= now_) {
-      give(out.credit_link.front().second);
-      out.credit_link.pop_front();
-      --link_entries_;
+  // Only the ports whose input channels changed at the last edge (Channel::notify), plus, when
+  // one is due, the ports with flits or credits in their links' delay lines; in ascending order,
+  // as a scan of every port would take them.
+  for (const InputWire& w : wires_)  // channels that do not notify (a plain sc_signal): polled
+    if (w.flit->fresh(*w.flit_taken) || w.credit->fresh(*w.credit_taken)) arrived_.insert(w.port);
+  if (link_due_ <= now_) {
+    arrived_.merge(link_ports_);
+    link_due_ = kNever;
+  }
+  arrived_.for_each([&](std::size_t pi) { receive_port(static_cast<PortId>(pi)); });
+  arrived_.clear();
+}
+
+void Router::receive_port(PortId p) {
+  InputPort& in = inputs_[p];
+  OutputPort& out = ports_[p];
+  const Flit& f = *flit_in_val_[p];
+  if (f.fresh(in.flit_taken)) {
+    in.flit_taken = f.seq;
+    // Written by the sender at the previous edge; due after the link latency.
+    ++counters_.flits_in[p];
+    const Cycle due = now_ - 1 + in.spec.latency;
+    if (due <= now_ && in.link.empty()) accept_flit(p, Flit(f));
+    else {
+      in.link.push_back({due, f});
+      ++link_entries_;
     }
   }
+  while (!in.link.empty() && in.link.front().first <= now_) {
+    const Flit g = in.link.front().second;
+    in.link.pop_front();
+    --link_entries_;
+    accept_flit(p, g);
+  }
+  const CreditLanes& c = *credit_in_val_[p];
+  auto give = [&](const CreditLanes& lanes) {
+    for (int k = 0; k < lanes.count; ++k) {
+      if (lanes.vc[k] >= num_vcs_) fail("credit for nonexistent VC " + std::to_string(lanes.vc[k]) + " on port " + std::to_string(p));
+      out.gives.push_back(lanes.vc[k]);
+    }
+    out_dirty_.insert(p);
+  };
+  if (c.fresh(out.credit_taken)) {
+    out.credit_taken = c.seq;
+    const Cycle due = now_ - 1 + out.spec.latency;
+    if (due <= now_ && out.credit_link.empty()) give(c);
+    else {
+      out.credit_link.push_back({due, c});
+      ++link_entries_;
+    }
+  }
+  while (!out.credit_link.empty() && out.credit_link.front().first <= now_) {
+    give(out.credit_link.front().second);
+    out.credit_link.pop_front();
+    --link_entries_;
+  }
+  if (in.link.empty() && out.credit_link.empty()) {
+    link_ports_.erase(p);
+    return;
+  }
+  link_ports_.insert(p);
+  if (!in.link.empty()) link_due_ = std::min(link_due_, in.link.front().first);
+  if (!out.credit_link.empty()) link_due_ = std::min(link_due_, out.credit_link.front().first);
 }
 
 BufferState Router::input_state(PortId port, VcId vc, const Queue& q, PortId out, std::uint32_t head_outside) const {

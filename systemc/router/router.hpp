@@ -30,6 +30,7 @@
 #include "blocks/rr_arbiter.hpp"
 #include "blocks/switch_allocator.hpp"
 #include "core/active_set.hpp"
+#include "core/channel.hpp"
 #include "core/clock_domain.hpp"
 #include "core/counters.hpp"
 #include "core/flit.hpp"
@@ -217,6 +218,7 @@ class Router final : public sc_core::sc_module,
   void end_of_elaboration() override;
   void tick();  // the router's own process
   void receive();
+  void receive_port(PortId p);
   void accept_flit(PortId port, const Flit& f);
   void allocate_vcs(bool after_switch);
   // A free output VC for the head packet of queue `ref` (its vnet and level, room for the whole
@@ -237,6 +239,7 @@ class Router final : public sc_core::sc_module,
            oq_total_ == 0 && out_dirty_.empty() && credit_dirty_.empty();
   }
   bool input_arriving() const {
+    if (!arrived_.empty()) return true;
     for (const InputWire& w : wires_)
       if (w.flit->fresh(*w.flit_taken) || w.credit->fresh(*w.credit_taken)) return true;
     return false;
@@ -328,8 +331,12 @@ class Router final : public sc_core::sc_module,
     const CreditLanes* credit;
     const std::uint8_t* flit_taken;    // InputPort::flit_taken
     const std::uint8_t* credit_taken;  // OutputPort::credit_taken
+    PortId port;
   };
-  std::vector<InputWire> wires_;
+  std::vector<InputWire> wires_;  // the connected ports whose channels do not notify (polled)
+  ActiveSet arrived_;     // ports whose input channels changed at the last edge (core/channel.hpp)
+  ActiveSet link_ports_;  // ports with flits or credits in their links' delay lines
+  Cycle link_due_ = kNever;  // no entry of those delay lines is due before this cycle
   std::uint64_t link_entries_ = 0;  // flits and credits in the input links' delay lines
   bool idle_ = false;               // quiescent() after the last evaluation, no hooks, not traced
   bool exact_ = true;               // set_exact_channels

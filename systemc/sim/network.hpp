@@ -92,10 +92,10 @@ class Network : public sc_core::sc_module, public NetworkBuilder {
   std::unique_ptr<TrafficGenerator> generator_;
   std::unique_ptr<ClockDomain> domain_;
   // Every channel has exactly one writer by construction (one output port bound per signal),
-  // so the kernel's per-write writer check is skipped: it costs a process-handle comparison
-  // on every write of every link, every cycle.
+  // so the kernel's per-write writer check is skipped (core/channel.hpp); it tells its reader
+  // when it changed.
   template <class T>
-  using Wire = sc_core::sc_signal<T, sc_core::SC_UNCHECKED_WRITERS>;
+  using Wire = Channel<T>;
   std::vector<std::unique_ptr<Wire<Flit>>> flit_signals_;
   std::vector<std::unique_ptr<Wire<CreditLanes>>> credit_signals_;
   // What the mechanism's build() added.
