@@ -18,9 +18,12 @@ class ActiveSet {
   }
   void insert(std::size_t i) { words_[i >> 6] |= std::uint64_t{1} << (i & 63); }
   void erase(std::size_t i) { words_[i >> 6] &= ~(std::uint64_t{1} << (i & 63)); }
-  // Adds every member of `o` (of the same size).
-  void merge(const ActiveSet& o) {
-    for (std::size_t k = 0; k < words_.size(); ++k) words_[k] |= o.words_[k];
+  // The set as words() 64-bit words, bit i%64 of word i/64 for index i; merge adds the members
+  // of such words (of a set of the same size).
+  std::size_t words() const { return words_.size(); }
+  const std::uint64_t* data() const { return words_.data(); }
+  void merge(const std::uint64_t* w) {
+    for (std::size_t k = 0; k < words_.size(); ++k) words_[k] |= w[k];
   }
   bool empty() const {
     for (const auto w : words_)

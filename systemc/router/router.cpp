@@ -83,7 +83,18 @@ Router::Router(sc_core::sc_module_name name, RouterId id, std::vector<RouterPort
     if (ports[p].connected()) connected_.push_back(p);
   out_dirty_.resize(nports);
   arrived_.resize(nports);
-  link_ports_.resize(nports);
+  // The delay lines' due-time wheel: one slot per cycle of the longest link latency (a power of
+  // two); beyond kMaxDueWheel cycles the ports with entries are visited every cycle instead.
+  std::uint32_t max_latency = 1;
+  for (const auto& spec : ports) max_latency = std::max(max_latency, spec.latency);
+  if (max_latency < kMaxDueWheel) {
+    std::size_t slots = 1;
+    while (slots <= max_latency) slots <<= 1;
+    due_wheel_.assign(slots * arrived_.words(), 0);
+    due_wheel_mask_ = slots - 1;
+  } else {
+    link_ports_.resize(nports);
+  }
   va_waiting_.resize(nports);
   va_outputs_.resize(nports);
   va_recheck_.resize(nports);
@@ -169,14 +180,19 @@ void Router::evaluate() {
 }
 
 void Router::receive() {
-  // Only the ports whose input channels changed at the last edge (Channel::notify), plus, when
-  // one is due, the ports with flits or credits in their links' delay lines; in ascending order,
-  // as a scan of every port would take them.
+  // Only the ports whose input channels changed at the last edge (Channel::notify) and those
+  // with a flit or credit due now in their links' delay lines, in ascending order, as a scan of
+  // every port would take them.
   for (const InputWire& w : wires_)  // channels that do not notify (a plain sc_signal): polled
     if (w.flit->fresh(*w.flit_taken) || w.credit->fresh(*w.credit_taken)) arrived_.insert(w.port);
-  if (link_due_ <= now_) {
-    arrived_.merge(link_ports_);
-    link_due_ = kNever;
+  if (link_entries_) {
+    if (!due_wheel_.empty()) {
+      std::uint64_t* slot = &due_wheel_[(now_ & due_wheel_mask_) * arrived_.words()];
+      arrived_.merge(slot);
+      for (std::size_t k = 0; k < arrived_.words(); ++k) slot[k] = 0;
+    } else {
+      arrived_.merge(link_ports_.data());
+    }
   }
   arrived_.for_each([&](std::size_t pi) { receive_port(static_cast<PortId>(pi)); });
   arrived_.clear();
@@ -195,6 +211,7 @@ void Router::receive_port(PortId p) {
     else {
       in.link.push_back({due, f});
       ++link_entries_;
+      schedule(p, due);
     }
   }
   while (!in.link.empty() && in.link.front().first <= now_) {
@@ -218,6 +235,7 @@ void Router::receive_port(PortId p) {
     else {
       out.credit_link.push_back({due, c});
       ++link_entries_;
+      schedule(p, due);
     }
   }
   while (!out.credit_link.empty() && out.credit_link.front().first <= now_) {
@@ -225,13 +243,10 @@ void Router::receive_port(PortId p) {
     out.credit_link.pop_front();
     --link_entries_;
   }
-  if (in.link.empty() && out.credit_link.empty()) {
-    link_ports_.erase(p);
-    return;
+  if (due_wheel_.empty()) {
+    if (in.link.empty() && out.credit_link.empty()) link_ports_.erase(p);
+    else link_ports_.insert(p);
   }
-  link_ports_.insert(p);
-  if (!in.link.empty()) link_due_ = std::min(link_due_, in.link.front().first);
-  if (!out.credit_link.empty()) link_due_ = std::min(link_due_, out.credit_link.front().first);
 }
 
 BufferState Router::input_state(PortId port, VcId vc, const Queue& q, PortId out, std::uint32_t head_outside) const {

@@ -334,9 +334,17 @@ class Router final : public sc_core::sc_module,
     PortId port;
   };
   std::vector<InputWire> wires_;  // the connected ports whose channels do not notify (polled)
-  ActiveSet arrived_;     // ports whose input channels changed at the last edge (core/channel.hpp)
-  ActiveSet link_ports_;  // ports with flits or credits in their links' delay lines
-  Cycle link_due_ = kNever;  // no entry of those delay lines is due before this cycle
+  ActiveSet arrived_;  // ports whose input channels changed at the last edge (core/channel.hpp)
+  // Ports with a flit or credit due in their links' delay lines, per cycle modulo the wheel's size
+  // (slots of arrived_.words() words), or, with very long links, the ports with any (link_ports_).
+  static constexpr std::uint32_t kMaxDueWheel = 1024;
+  std::vector<std::uint64_t> due_wheel_;
+  std::size_t due_wheel_mask_ = 0;
+  ActiveSet link_ports_;
+  void schedule(PortId p, Cycle due) {
+    if (due_wheel_.empty() || due <= now_) return;  // link_ports_ (receive_port), or taken at once
+    due_wheel_[(due & due_wheel_mask_) * arrived_.words() + (p >> 6)] |= std::uint64_t{1} << (p & 63);
+  }
   std::uint64_t link_entries_ = 0;  // flits and credits in the input links' delay lines
   bool idle_ = false;               // quiescent() after the last evaluation, no hooks, not traced
   bool exact_ = true;               // set_exact_channels
