@@ -78,6 +78,10 @@ Router::Router(sc_core::sc_module_name name, RouterId id, std::vector<RouterPort
   va_arbiters_.assign(nports, blocks::RrArbiter(blocks::RrArbiterParams{
                                   static_cast<unsigned>(inputs_.size() * num_vcs_ * queues_per_vc_), 1, false}));
   give_count_.assign(num_vcs_, 0);
+  for (VcId v = 0; v < num_vcs_; ++v) {
+    vc_vnet_.push_back(vnet_of_vc(v));
+    vc_prio_.push_back(env_.vnet_priority[vc_vnet_.back()]);
+  }
   take_flag_.assign(num_vcs_, 0);
   for (PortId p = 0; p < nports; ++p)
     if (ports[p].connected()) connected_.push_back(p);
@@ -404,7 +408,7 @@ VcId Router::free_vc(std::uint32_t ref, bool after_switch) const {
   const Queue& q = queue_ref(ref);
   const OutputPort& out = ports_[q.out_port];
   const auto in_vc = static_cast<VcId>((ref & 0xffff) / queues_per_vc_);
-  const VcId base = vc_for(vnet_of_vc(in_vc), q.level, 0);
+  const VcId base = vc_for(vc_vnet_[in_vc], q.level, 0);
   std::uint32_t size = 0;  // the head packet's, looked up only when a VC is free
   for (std::uint32_t j = 0, c = va_vc_start_; j < vcs_per_level_; ++j, c = c + 1 == vcs_per_level_ ? 0 : c + 1) {
     const auto v = static_cast<VcId>(base + c);
@@ -490,7 +494,7 @@ void Router::allocate_switch() {
     if (q.flits == 0 || q.ready > now_) continue;
     if (out_space(q.out_port, q.out_vc) < 1) continue;
     sa_requests_.push_back(blocks::SwitchAllocator::Request{
-        ref >> 16, ref & 0xffff, q.out_port, env_.vnet_priority[vnet_of_vc(q.out_vc)]});
+        ref >> 16, ref & 0xffff, q.out_port, vc_prio_[q.out_vc]});
   }
   if (sa_requests_.empty()) return;
   allocator_.allocate(sa_requests_.data(), sa_requests_.size(), sa_grants_);
@@ -573,7 +577,7 @@ void Router::arbitrate_links() {
       if (ov.queue.empty()) continue;
       const Flit& f = ov.queue.front();
       link_requests_.push_back(blocks::OutputArbiter::Request{
-          v, env_.vnet_priority[vnet_of_vc(v)], env_.packets[f.packet].size, f.head});
+          v, vc_prio_[v], env_.packets[f.packet].size, f.head});
     }
     const int g = out.arbiter.pick(link_requests_.data(), link_requests_.size());
     if (g < 0) continue;
@@ -628,7 +632,7 @@ void Router::commit_port(PortId o, bool watch) {
   if (cioq_) {
     const int g = f.valid() ? static_cast<int>(f.vc) : -1;
     if (g >= 0 || !out.gives.empty())
-      ok = out.arbiter.commit(g, env_.vnet_priority[vnet_of_vc(f.valid() ? f.vc : 0)], out.gives.data(),
+      ok = out.arbiter.commit(g, vc_prio_[f.valid() ? f.vc : 0], out.gives.data(),
                               static_cast<std::uint32_t>(out.gives.size()));
   } else {
     // Each touched counter commits once with all its gives and its take of this cycle.

@@ -310,6 +310,7 @@ class Router final : public sc_core::sc_module,
   std::vector<blocks::SwitchAllocator::Grant> sa_grants_;
   std::vector<blocks::OutputArbiter::Request> link_requests_;
   std::vector<std::uint32_t> scratch_;
+  std::vector<std::uint8_t> vc_vnet_, vc_prio_;  // per VC: vnet_of_vc and its priority (no division per flit)
   std::vector<std::uint32_t> give_count_;  // per VC, scratch of commit_and_write
   std::vector<std::uint8_t> take_flag_;    // per VC, scratch of commit_and_write
   std::uint32_t in_traversal_ = 0;         // flits crossing the switch, all outputs
