@@ -578,7 +578,7 @@ void Nic::dump_state(std::ostream& os) const {
     const Message& m = messages_[q.head];
     os << "  send queue to " << d << ": " << n << " messages, head message " << key(SentKey{m.id, m.next_seq}) << " ("
        << m.packetized << "/" << m.size << " flits formed)";
-    if (hold_until_[d] > now_) os << ", held until " << (hold_until_[d] == kNever ? std::string("a grant") : std::to_string(hold_until_[d]));
+    if (hold_until_[d] > now_) os << ", held until " << (hold_until_[d] == kNever ? std::string("released") : std::to_string(hold_until_[d]));
     os << "\n";
   }
   auto stream = [&](const Stream& st, const std::string& what) {
