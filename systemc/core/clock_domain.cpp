@@ -11,6 +11,7 @@ ClockDomain::ClockDomain(sc_core::sc_module_name name) : sc_core::sc_module(name
 void ClockDomain::enlist(Clocked& member) {
   members_.push_back(&member);
   enlisted_at_.push_back(sc_core::sc_time_stamp());
+  processes_.push_back(sc_core::sc_get_current_process_handle());
   sc_core::next_trigger(never_);
 }
 
@@ -18,7 +19,7 @@ void ClockDomain::tick() {
   // Members enlisted at this edge have evaluated themselves already.
   if (ready_ < members_.size()) {
     const sc_core::sc_time now = sc_core::sc_time_stamp();
-    while (ready_ < members_.size() && enlisted_at_[ready_] < now) ++ready_;
+    for (; ready_ < members_.size() && enlisted_at_[ready_] < now; ++ready_) processes_[ready_].kill();
   }
   Clocked* const* m = members_.data();
   for (std::size_t i = 0, n = ready_; i < n; ++i) m[i]->evaluate();

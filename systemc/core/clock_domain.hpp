@@ -2,13 +2,15 @@
 // NICs) one after the other at every rising edge, in the order in which the SystemC kernel ran
 // their own processes (docs/performance.md, "One process per clock domain").
 //
-// Every component keeps its own SC_METHOD, ports and signals: a component that joins a domain
-// runs its own process once, at the first rising edge, where it enlists (so the domain learns the
-// kernel's order rather than assuming it) and makes its process dormant (next_trigger on an event
-// that is never notified). From the next edge on, the domain's one process calls every enlisted
-// component's evaluate() in that order. The signals are written as before, so waveforms, packet
-// ids and results stay identical; what goes away is the kernel's per-process dispatch (event
-// trigger, runnable queue, process call), about 80 instructions per component and cycle.
+// Every component keeps its own ports and signals, and its SC_METHOD for the first edge: a
+// component that joins a domain runs its own process once, at the first rising edge, where it
+// enlists (so the domain learns the kernel's order rather than assuming it) and makes its process
+// dormant (next_trigger on an event that is never notified). At the next edge the domain ends
+// those processes (so the clock edge no longer visits them) and from then on its one process calls
+// every enlisted component's evaluate() in that order. The signals are written as before, so
+// waveforms, packet ids and results stay identical; what goes away is the kernel's per-process
+// dispatch (event trigger, runnable queue, process call), about 80 instructions per component and
+// cycle.
 #pragma once
 
 #include <cstddef>
@@ -44,6 +46,7 @@ class ClockDomain final : public sc_core::sc_module {
 
   std::vector<Clocked*> members_;
   std::vector<sc_core::sc_time> enlisted_at_;
+  std::vector<sc_core::sc_process_handle> processes_;  // the members' own (dormant) processes
   std::size_t ready_ = 0;  // members_[0, ready_) were enlisted before the current edge
   sc_core::sc_event never_;  // never notified: the event dormant member processes wait for
 };

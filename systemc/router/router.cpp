@@ -136,16 +136,12 @@ void Router::end_of_elaboration() {
     credit_in_val_.push_back(&credit_in_if_.back()->read());
   }
   for (const PortId p : connected_) {
-    // Links built by the network notify the router of a change (core/channel.hpp); other
-    // channels (e.g. a test bench's plain sc_signals) are polled every cycle.
+    // The input channels tell the router when they changed (core/channel.hpp): it reads only those.
     auto* fc = dynamic_cast<Channel<Flit>*>(const_cast<sc_core::sc_signal_in_if<Flit>*>(flit_in_if_[p]));
     auto* cc = dynamic_cast<Channel<CreditLanes>*>(const_cast<sc_core::sc_signal_in_if<CreditLanes>*>(credit_in_if_[p]));
-    if (fc && cc) {
-      fc->notify(arrived_, p);
-      cc->notify(arrived_, p);
-    } else {
-      wires_.push_back(InputWire{flit_in_val_[p], credit_in_val_[p], &inputs_[p].flit_taken, &ports_[p].credit_taken, p});
-    }
+    if (!fc || !cc) fail("input port " + std::to_string(p) + " is not bound to a ccnet::Channel (core/channel.hpp)");
+    fc->notify(arrived_, p);
+    cc->notify(arrived_, p);
   }
 }
 
@@ -187,8 +183,6 @@ void Router::receive() {
   // Only the ports whose input channels changed at the last edge (Channel::notify) and those
   // with a flit or credit due now in their links' delay lines, in ascending order, as a scan of
   // every port would take them.
-  for (const InputWire& w : wires_)  // channels that do not notify (a plain sc_signal): polled
-    if (w.flit->fresh(*w.flit_taken) || w.credit->fresh(*w.credit_taken)) arrived_.insert(w.port);
   if (link_entries_) {
     if (!due_wheel_.empty()) {
       std::uint64_t* slot = &due_wheel_[(now_ & due_wheel_mask_) * arrived_.words()];
@@ -444,6 +438,15 @@ void Router::allocate_vcs(bool after_switch) {
 }
 
 void Router::allocate_vcs_at(PortId out_port, bool after_switch, Cycle ready) {
+  const std::vector<std::uint32_t>& waiting = va_waiting_[out_port];
+  if (waiting.size() == 1) {
+    // One waiting head (the common case below saturation): the arbiter grants it if it can go.
+    const std::uint32_t ref = waiting[0];
+    if (queue_ref(ref).ready > now_) return;
+    const VcId v = free_vc(ref, after_switch);
+    if (v != kNoVc) va_grant(out_port, ref, v, ready);
+    return;
+  }
   // Candidates: heads past their routing delay with a free VC now.
   scratch_.clear();
   va_vc_.clear();
@@ -470,21 +473,25 @@ void Router::allocate_vcs_at(PortId out_port, bool after_switch, Cycle ready) {
       }
     }
     if (best == scratch_.size()) break;
-    const std::uint32_t ref = scratch_[best];
-    arb.commit(static_cast<int>((ref >> 16) * queues_per_port + (ref & 0xffff)), 0, true);
-    Queue& q = queue_ref(ref);
-    ports_[out_port].vcs[va_vc_[best]].owned = true;
-    q.out_vc = va_vc_[best];
-    q.state = QueueState::Active;
-    q.ready = ready;
-    if (watching(inputs_[ref >> 16].vcs[(ref & 0xffff) / queues_per_vc_].slots[q.head].flit.packet)) watch_vc_granted(ref);
-    va_unwait(q);
-    list_add(sa_list_, ref, q);
+    va_grant(out_port, scratch_[best], va_vc_[best], ready);
     scratch_[best] = scratch_.back();
     va_vc_[best] = va_vc_.back();
     scratch_.pop_back();
     va_vc_.pop_back();
   }
+}
+
+void Router::va_grant(PortId out_port, std::uint32_t ref, VcId vc, Cycle ready) {
+  const auto queues_per_port = static_cast<std::uint32_t>(inputs_[0].queues.size());
+  va_arbiters_[out_port].commit(static_cast<int>((ref >> 16) * queues_per_port + (ref & 0xffff)), 0, true);
+  Queue& q = queue_ref(ref);
+  ports_[out_port].vcs[vc].owned = true;
+  q.out_vc = vc;
+  q.state = QueueState::Active;
+  q.ready = ready;
+  if (watching(inputs_[ref >> 16].vcs[(ref & 0xffff) / queues_per_vc_].slots[q.head].flit.packet)) watch_vc_granted(ref);
+  va_unwait(q);
+  list_add(sa_list_, ref, q);
 }
 
 void Router::allocate_switch() {

@@ -225,6 +225,8 @@ class Router final : public sc_core::sc_module,
   // packet under virtual cut-through), or kNoVc.
   VcId free_vc(std::uint32_t ref, bool after_switch) const;
   void allocate_vcs_at(PortId out_port, bool after_switch, Cycle ready);
+  // Grants output VC `vc` of out_port to the head of queue `ref` (ready for the switch at `ready`).
+  void va_grant(PortId out_port, std::uint32_t ref, VcId vc, Cycle ready);
   void va_wait(std::uint32_t ref, Queue& q);
   void va_unwait(Queue& q);
   void allocate_switch();
@@ -232,18 +234,13 @@ class Router final : public sc_core::sc_module,
   void arbitrate_links();
   void commit_and_write();
   void commit_port(PortId o, bool watch);
-  // Nothing held or pending: with both input channels of every port idle, an evaluation would
-  // change nothing (docs/performance.md, idle components).
+  // Nothing held or pending: unless an input channel changed at the last edge (input_arriving),
+  // an evaluation would change nothing (docs/performance.md, idle components).
   bool quiescent() const {
     return buffered_ == 0 && link_entries_ == 0 && va_list_.empty() && sa_list_.empty() && in_traversal_ == 0 &&
            oq_total_ == 0 && out_dirty_.empty() && credit_dirty_.empty();
   }
-  bool input_arriving() const {
-    if (!arrived_.empty()) return true;
-    for (const InputWire& w : wires_)
-      if (w.flit->fresh(*w.flit_taken) || w.credit->fresh(*w.credit_taken)) return true;
-    return false;
-  }
+  bool input_arriving() const { return !arrived_.empty(); }
   // The flit written on output o at this cycle's edge (still on the channel for the receiver).
   bool on_wire(const OutputPort& out) const { return out.last_written.valid() && out.written_at == now_; }
   void scan_queue_heads();
@@ -323,18 +320,10 @@ class Router final : public sc_core::sc_module,
   ActiveSet out_dirty_;     // outputs with a flit to send, credits due, a take, or a flit on the wire to clear
   ActiveSet credit_dirty_;  // inputs with credits to return or a credit on the wire to clear
   ActiveSet trav_pending_;  // outputs with flits crossing the switch
-  // The current value of each input channel (sc_signal keeps it at a fixed address), read every
-  // cycle without a virtual call; wires_ holds the connected ports' pairs contiguously.
+  // The current value of each input channel (sc_signal keeps it at a fixed address), read
+  // without a virtual call.
   std::vector<const Flit*> flit_in_val_;
   std::vector<const CreditLanes*> credit_in_val_;
-  struct InputWire {
-    const Flit* flit;
-    const CreditLanes* credit;
-    const std::uint8_t* flit_taken;    // InputPort::flit_taken
-    const std::uint8_t* credit_taken;  // OutputPort::credit_taken
-    PortId port;
-  };
-  std::vector<InputWire> wires_;  // the connected ports whose channels do not notify (polled)
   ActiveSet arrived_;  // ports whose input channels changed at the last edge (core/channel.hpp)
   // Ports with a flit or credit due in their links' delay lines, per cycle modulo the wheel's size
   // (slots of arrived_.words() words), or, with very long links, the ports with any (link_ports_).
