@@ -10,6 +10,7 @@ ClockDomain::ClockDomain(sc_core::sc_module_name name) : sc_core::sc_module(name
 
 void ClockDomain::enlist(Clocked& member) {
   members_.push_back(&member);
+  objects_.push_back(dynamic_cast<const sc_core::sc_object*>(&member));
   enlisted_at_.push_back(sc_core::sc_time_stamp());
   processes_.push_back(sc_core::sc_get_current_process_handle());
   sc_core::next_trigger(never_);
@@ -22,7 +23,11 @@ void ClockDomain::tick() {
     for (; ready_ < members_.size() && enlisted_at_[ready_] < now; ++ready_) processes_[ready_].kill();
   }
   Clocked* const* m = members_.data();
-  for (std::size_t i = 0, n = ready_; i < n; ++i) m[i]->evaluate();
+  for (std::size_t i = 0, n = ready_; i < n; ++i) {
+    evaluating_ = objects_[i];
+    m[i]->evaluate();
+  }
+  evaluating_ = nullptr;
 }
 
 }  // namespace ccnet
