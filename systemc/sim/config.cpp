@@ -27,7 +27,10 @@ const Schema& SimConfig::schema() {
         .field("clock_ghz", &SimConfig::clock_ghz, 1.0, "router clock (1 GHz: 1 cycle = 1 ns)", {0.001, 100.0})
         .field("latency_from_first_injection", &SimConfig::latency_from_first_injection, false,
                "network latency of a retransmitted packet counts from its first injection (of the copy the "
-               "network dropped) instead of from the transmission that got through (paper 003 leaves this open; see docs/outputs.md)");
+               "network dropped) instead of from the transmission that got through (paper 003 leaves this open; see docs/outputs.md)")
+        .list("ejection_series", &SimConfig::ejection_series, std::vector<std::uint32_t>{},
+              "nodes whose ejection link's utilisation (flits of any kind entering the NIC per cycle) is recorded per "
+              "series window, whole run (timeseries.ejection; e.g. the link to a hot spot)");
     return true;
   }();
   (void)init;
@@ -80,6 +83,8 @@ void validate(const Config& c, const config::BindContext& ctx) {
       ctx.fail(path + ".destinations", "a hotspot class needs a group of hot destinations");
   }
   if (c.traffic.classes.size() > 255) ctx.fail("traffic.classes", "at most 255 classes");
+  if (!c.sim.ejection_series.empty() && c.sim.series_window == 0)
+    ctx.fail("sim.ejection_series", "needs time series (sim.series_window > 0)");
   c.cc.params->validate(ctx, c.router, c.nic);
 }
 
@@ -146,6 +151,9 @@ std::shared_ptr<const BuiltConfig> build(const Config& c, const config::BindCont
     need(c.nic.ejection_buffer, "nic.ejection_buffer");
     if (c.router.output_buffer > 0) need(c.router.output_buffer, "router.output_buffer");
   }
+  for (const auto n : c.sim.ejection_series)
+    if (n >= topo.num_nodes())
+      ctx.fail("sim.ejection_series", "node " + std::to_string(n) + " does not exist (" + std::to_string(topo.num_nodes()) + " nodes)");
   const auto groups = resolve_groups(c.traffic, topo.num_nodes(), c.seed, ctx);
   for (std::size_t i = 0; i < c.traffic.classes.size(); ++i) {
     const std::string path = "traffic.classes[" + std::to_string(i) + "]";

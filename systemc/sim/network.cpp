@@ -151,7 +151,8 @@ Network::Network(sc_core::sc_module_name name, const Config& cfg)
   }
   // The mechanism's own modules and wires.
   mechanism_->build(*this);
-  generator_ = std::make_unique<TrafficGenerator>("hosts", topo.num_nodes(), std::move(classes), cfg_.seed, period_);
+  generator_ = std::make_unique<TrafficGenerator>("hosts", topo.num_nodes(), std::move(classes), cfg_.seed, period_,
+                                                  [this] { return stats_->data_packets_delivered(); });
   generator_->clk(clk);
   for (NodeId n = 0; n < topo.num_nodes(); ++n) generator_->sockets[n]->bind(nics_[n]->host);
 }

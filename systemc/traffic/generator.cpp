@@ -8,28 +8,47 @@
 namespace ccnet {
 
 TrafficGenerator::TrafficGenerator(sc_core::sc_module_name name, std::uint32_t nodes, std::vector<ResolvedClass> classes,
-                                   std::uint64_t seed, sc_core::sc_time period)
-    : sc_core::sc_module(name), classes_(std::move(classes)), period_ps_(period.value()) {
+                                   std::uint64_t seed, sc_core::sc_time period, DeliveredCount delivered)
+    : sc_core::sc_module(name), classes_(std::move(classes)), delivered_(std::move(delivered)), period_ps_(period.value()) {
   for (std::uint32_t n = 0; n < nodes; ++n)
     sockets.push_back(std::make_unique<tlm_utils::simple_initiator_socket<TrafficGenerator>>(
         ("host_" + std::to_string(n)).c_str()));
+  waiting_.assign(classes_.size(), 0);
+  sent_.resize(classes_.size());
+  sources_done_.assign(classes_.size(), 0);
   for (std::uint32_t c = 0; c < classes_.size(); ++c) {
     arrival_rng_.emplace_back(seed, "traffic." + classes_[c].config.name + ".arrivals");
     size_rng_.emplace_back(seed, "traffic." + classes_[c].config.name + ".sizes");
     if (classes_[c].message_probability <= 0) continue;
     const TrafficClassConfig& tc = classes_[c].config;
-    for (NodeId s : classes_[c].sources) {
-      if (tc.process == InjectionProcess::Periodic) {
-        const Cycle at = tc.start + arrival_rng_[c].below(tc.period());
-        if (at < tc.stop) heap_.push(Arrival{at, c, s});
-      } else {
-        schedule(c, s, tc.start);
-      }
+    if (tc.messages > 0) sent_[c].assign(nodes, 0);
+    if (tc.start_after_delivered > 0) {
+      if (!delivered_) throw ModelError(std::string(this->name()) + ": class " + tc.name +
+                                        " waits for delivered packets but the generator has no delivery count");
+      waiting_[c] = 1;
+      ++classes_waiting_;
+      continue;
     }
+    start_class(c, tc.start);
   }
   SC_METHOD(tick);
   sensitive << clk.pos();
   dont_initialize();
+  SC_METHOD(sample_deliveries);
+  sensitive << clk.neg();
+  dont_initialize();
+}
+
+void TrafficGenerator::start_class(std::uint32_t cls, Cycle from) {
+  const TrafficClassConfig& tc = classes_[cls].config;
+  for (NodeId s : classes_[cls].sources) {
+    if (tc.process == InjectionProcess::Periodic) {
+      const Cycle at = from + arrival_rng_[cls].below(tc.period());
+      if (at < tc.stop) heap_.push(Arrival{at, cls, s});
+    } else {
+      schedule(cls, s, from);
+    }
+  }
 }
 
 void TrafficGenerator::schedule(std::uint32_t cls, NodeId src, Cycle from) {
@@ -39,21 +58,62 @@ void TrafficGenerator::schedule(std::uint32_t cls, NodeId src, Cycle from) {
   heap_.push(Arrival{at, cls, src});
 }
 
+void TrafficGenerator::sample_deliveries() {
+  if (classes_waiting_ == 0) {
+    next_trigger(never_);  // nothing waits any more: stop sampling
+    return;
+  }
+  delivered_sample_ = delivered_();
+}
+
+bool TrafficGenerator::class_done(std::uint32_t cls, Cycle now) const {
+  const ResolvedClass& c = classes_[cls];
+  if (c.message_probability <= 0 || c.config.stop <= now) return true;
+  return c.config.messages > 0 && !waiting_[cls] && sources_done_[cls] == c.sources.size();
+}
+
 bool TrafficGenerator::finished(Cycle now) const {
+  for (std::uint32_t c = 0; c < classes_.size(); ++c)
+    if (!class_done(c, now)) return false;
+  return true;
+}
+
+bool TrafficGenerator::bounded() const {
   for (const auto& c : classes_)
-    if (c.config.stop > now && c.message_probability > 0) return false;
+    if (c.message_probability > 0 && !c.config.bounded()) return false;
   return true;
 }
 
 Cycle TrafficGenerator::last_stop() const {
   Cycle last = 0;
-  for (const auto& c : classes_)
-    if (c.message_probability > 0) last = std::max(last, c.config.stop);
+  for (const auto& c : classes_) {
+    if (c.message_probability <= 0) continue;
+    if (!c.config.bounded()) return kNever;
+    if (c.config.stop != kNever) last = std::max(last, c.config.stop);
+  }
   return last;
+}
+
+bool TrafficGenerator::waiting_for_deliveries(std::string* which) const {
+  if (classes_waiting_ == 0 || !heap_.empty()) return false;
+  for (std::uint32_t c = 0; c < classes_.size(); ++c)
+    if (waiting_[c]) {
+      if (which) *which = classes_[c].config.name;
+      return true;
+    }
+  return false;
 }
 
 void TrafficGenerator::tick() {
   const Cycle now = sc_core::sc_time_stamp().value() / period_ps_;
+  if (classes_waiting_ > 0) {
+    for (std::uint32_t c = 0; c < classes_.size(); ++c) {
+      if (!waiting_[c] || delivered_sample_ < classes_[c].config.start_after_delivered) continue;
+      waiting_[c] = 0;
+      --classes_waiting_;
+      start_class(c, std::max(now, classes_[c].config.start));
+    }
+  }
   while (!heap_.empty() && heap_.top().at <= now) {
     const Arrival a = heap_.top();
     heap_.pop();
@@ -76,6 +136,10 @@ void TrafficGenerator::tick() {
       throw ModelError(std::string(name()) + ": NIC " + std::to_string(a.src) + " refused a message to " +
                        std::to_string(req.dst) + ": " + payload_.get_response_string());
     ++posted_;
+    if (rc.config.messages > 0 && ++sent_[a.cls][a.src] == rc.config.messages) {
+      ++sources_done_[a.cls];  // this source has sent its messages
+      continue;
+    }
     if (rc.config.process == InjectionProcess::Periodic) {
       if (a.at + rc.config.period() < rc.config.stop) heap_.push(Arrival{a.at + rc.config.period(), a.cls, a.src});
     } else {

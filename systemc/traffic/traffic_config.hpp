@@ -41,7 +41,11 @@ struct TrafficClassConfig {
   std::uint32_t size_max = 0;   // 0: fixed size; else uniform in [size, size_max]
   Cycle start = 0;
   Cycle stop = kNever;
+  std::uint64_t messages = 0;               // per source, then the source stops (0: no limit)
+  std::uint64_t start_after_delivered = 0;  // the class starts once the network delivered this many data packets
   static const config::Schema& schema();
+  // The class generates a finite amount of traffic (a stop cycle or a message limit).
+  bool bounded() const { return stop != kNever || messages > 0; }
   double mean_size() const { return size_max > size ? (size + size_max) / 2.0 : size; }
   // Periodic process: cycles between messages of one source.
   Cycle period() const;
