@@ -24,7 +24,7 @@ Network::Network(sc_core::sc_module_name name, const Config& cfg)
   topology_ = built.topology;
   routing_ = built.routing;
   vc_levels_ = routing_->vc_levels();
-  MechanismContext mctx{*topology_, cfg_.router, cfg_.seed, cfg_.nic.acks, packets_.format()};
+  MechanismContext mctx{*topology_, cfg_.router, cfg_.seed, cfg_.nic.acks, packets_.format(), cfg_.link, cfg_.nic};
   mechanism_ = cfg_.cc.params->create(mctx);
   const auto vnets = mechanism_->vnets();
   std::vector<std::uint8_t> prio;
