@@ -264,8 +264,7 @@ class MvcmSwitch : public RouterHooks {
         in_cap_(counters.counter("arrival_input_capacity_flits")),
         out_sum_(counters.counter("enqueue_output_occupancy_flits")),
         out_cap_(counters.counter("enqueue_output_capacity_flits")) {
-    out_capacity_ = router.output_buffer();
-    out_limit_ = p_.output_threshold * out_capacity_;
+    out_limit_ = p_.output_threshold * router.output_buffer();
     for (PortId port = 0; port < router.num_ports(); ++port) {
       in_limit_.push_back(p_.input_threshold * router.port(port).in_depth);
       if (router.port(port).connected()) connected_.push_back(port);
@@ -372,7 +371,6 @@ class MvcmSwitch : public RouterHooks {
   std::uint32_t max_packet_;
   std::vector<double> in_limit_;  // per input port, flits
   double out_limit_ = 0;
-  std::uint32_t out_capacity_ = 0;
   std::vector<PortId> connected_, congested_;
   std::vector<VcId> data_vcs_;
   std::uint64_t &marks_, &validations_;
