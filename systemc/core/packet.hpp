@@ -15,6 +15,8 @@ namespace ccnet {
 
 class PacketWatch;
 
+// Data message ids are (source node << kMessageNodeShift) | message number at that source.
+constexpr unsigned kMessageNodeShift = 40;
 // 64-bit header words a mechanism owns in every packet (Packet::payload).
 constexpr unsigned kPayloadWords = 4;
 

@@ -12,8 +12,6 @@ namespace ccnet {
 
 namespace {
 
-constexpr unsigned kMessageNodeShift = 40;  // NIC message ids: (node << 40) | number (nic.cpp)
-
 bool parse_number(std::string_view s, std::uint64_t& v) {
   if (s.empty() || s.size() > 18) return false;
   v = 0;
@@ -94,6 +92,11 @@ const std::string& PacketWatch::kind_name(const Packet& p) const {
 
 std::string PacketWatch::name_of(const Packet& p) {
   return fmt::format("{}.{}.{}", p.message >> kMessageNodeShift, p.message & ((1ull << kMessageNodeShift) - 1), p.seq);
+}
+
+std::string PacketWatch::describe(const Packet& p, const PacketFormat& format) {
+  return fmt::format("p{} {} {} {}->{} ({} flits{}{})", p.id, format.kind_name(p.kind), name_of(p), p.src, p.dst, p.size,
+                     p.flags ? ", " : "", p.flags ? format.flag_names(p.flags) : "");
 }
 
 void PacketWatch::write(Cycle now, const Packet& p, std::string_view component, std::string_view what,

@@ -92,6 +92,8 @@ class PacketWatch {
 
   // SRC.MSG.SEQ of a packet (of the data packet it refers to, for control packets).
   static std::string name_of(const Packet& p);
+  // One-line description for state dumps: pool slot, kind, SRC.MSG.SEQ, route, size, flags.
+  static std::string describe(const Packet& p, const PacketFormat& format);
 
   std::uint64_t events() const { return events_; }
   std::uint64_t packets_watched() const { return watched_; }  // data packets (retransmissions not again)

@@ -124,7 +124,7 @@ void Nic::ingest_posted() {
     }
     Message& m = messages_[mi];
     m = Message{};
-    m.id = (static_cast<MessageId>(id_) << 40) | next_message_++;
+    m.id = (static_cast<MessageId>(id_) << kMessageNodeShift) | next_message_++;
     m.dst = req.dst;
     m.size = req.size;
     m.packets = (req.size + env_.config.max_packet - 1) / env_.config.max_packet;
@@ -520,13 +520,88 @@ void Nic::commit_and_write() {
 }
 
 void Nic::dump_state(std::ostream& os) const {
-  os << name() << " (node " << id_ << ") at cycle " << now_ << ": " << queued_messages_ << " messages queued, "
-     << control_queued_ << " control packets queued, " << counters_.unacked << " unacknowledged, "
-     << sent_.size() << " in the retransmit buffer, " << scheduled_.size() << " retransmissions scheduled, "
-     << held_packets_ << " delivered packets held, " << eject_waiting_flits_ << " flits waiting in stalled ejection";
-  if (data_stream_.busy()) os << ", streaming packet " << data_stream_.packet << " flit " << data_stream_.next_flit
-                              << " on vc " << data_stream_.vc << " (credits " << arbiter_.credits(data_stream_.vc) << ")";
-  os << "\n";
+  // Everything that can hold a packet of this NIC: posted and queued messages, the data,
+  // retransmission and control streams, control queues, the retransmit buffer and its schedule,
+  // the ejection link; and the injection credits.
+  auto pkt = [&](PacketId id) { return PacketWatch::describe(env_.packets[id], env_.packets.format()); };
+  auto key = [](const SentKey& k) {
+    return std::to_string(k.message >> kMessageNodeShift) + "." + std::to_string(k.message & ((1ull << kMessageNodeShift) - 1)) +
+           "." + std::to_string(k.seq);
+  };
+  os << name() << " (node " << id_ << ") at cycle " << now_ << ": " << queued_messages() << " messages queued, "
+     << control_queued_ << " control packets queued, " << counters_.unacked << " unacknowledged, " << sent_.size()
+     << " in the retransmit buffer, " << scheduled_.size() << " retransmissions scheduled, "
+     << held_packets_ << " delivered packets held, " << eject_waiting_flits_ << " flits waiting in stalled ejection\n";
+  for (NodeId d = 0; d < send_queues_.size(); ++d) {
+    const SendQueue& q = send_queues_[d];
+    if (q.head < 0) continue;
+    std::uint32_t n = 0;
+    for (std::int32_t i = q.head; i >= 0; i = messages_[i].next) ++n;
+    const Message& m = messages_[q.head];
+    os << "  send queue to " << d << ": " << n << " messages, head message " << key(SentKey{m.id, m.next_seq}) << " ("
+       << m.packetized << "/" << m.size << " flits formed)";
+    if (hold_until_[d] > now_) os << ", held until " << (hold_until_[d] == kNever ? std::string("a grant") : std::to_string(hold_until_[d]));
+    os << "\n";
+  }
+  auto stream = [&](const Stream& st, const std::string& what) {
+    if (!st.busy()) return;
+    os << "  " << what << " stream: flit " << st.next_flit << " of " << pkt(st.packet) << " on vc "
+       << (st.vc == kNoVc ? -1 : static_cast<int>(st.vc));
+    if (st.vc != kNoVc) os << " (credits " << arbiter_.credits(st.vc) << ")";
+    os << "\n";
+  };
+  stream(data_stream_, "data");
+  stream(retx_stream_, "retransmission");
+  for (std::size_t v = 0; v < control_streams_.size(); ++v) {
+    stream(control_streams_[v], "control vnet " + std::to_string(v));
+    for (std::size_t k = 0; k < control_queues_[v].size(); ++k)
+      os << "  control queue vnet " << v << ": " << pkt(control_queues_[v][k]) << "\n";
+  }
+  for (const auto& [k, e] : sent_)
+    os << "  retransmit buffer: " << key(k) << " to " << e.packet.dst << ", " << e.packet.size << " flits"
+       << (e.first_injected == kNever ? ", not injected yet" : ", first injected at " + std::to_string(e.first_injected)) << "\n";
+  auto sched = scheduled_;
+  for (; !sched.empty(); sched.pop())
+    os << "  retransmission scheduled at " << sched.top().at << ": " << key(sched.top().key)
+       << (sched.top().flags ? " (" + env_.packets.format().flag_names(sched.top().flags) + ")" : std::string()) << "\n";
+  if (last_written_.valid())
+    os << "  injection wire: " << last_written_ << " (written at the last edge), " << pkt(last_written_.packet) << "\n";
+  for (std::size_t k = 0; k < in_link_.size(); ++k)
+    os << "  ejection link: " << in_link_[k].second << " due at " << in_link_[k].first << ", " << pkt(in_link_[k].second.packet)
+       << "\n";
+  for (VcId v = 0; v < env_.num_vcs; ++v)
+    if (arbiter_.credits(v) != env_.inject_depth)
+      os << "  injection vc " << v << ": credits " << arbiter_.credits(v) << "/" << env_.inject_depth << "\n";
+  if (!credit_link_.empty()) os << "  " << credit_link_.size() << " injection credit lanes on the link\n";
+  if (!credit_return_.empty()) os << "  " << credit_return_.size() << " ejection credits not yet returned to the router\n";
+  if (!reassembly_.empty()) os << "  " << reassembly_.size() << " messages partially reassembled\n";
+}
+
+bool Nic::holds_state() const {
+  if (queued_messages() || control_queued_ || data_stream_.busy() || retx_stream_.busy() || counters_.unacked ||
+      !sent_.empty() || !scheduled_.empty() || !reassembly_.empty() || !in_link_.empty() || !credit_link_.empty() ||
+      !credit_return_.empty() || last_written_.valid() || held_packets_ || eject_waiting_flits_)
+    return true;
+  for (const auto& s : control_streams_)
+    if (s.busy()) return true;
+  for (VcId v = 0; v < env_.num_vcs; ++v)
+    if (arbiter_.credits(v) != env_.inject_depth) return true;
+  return false;
+}
+
+void Nic::mark_held(std::vector<char>& held) const {
+  auto mark = [&](PacketId id) {
+    if (id != kNoPacket && id < held.size()) held[id] = 1;
+  };
+  mark(data_stream_.packet);
+  mark(retx_stream_.packet);
+  for (const auto& s : control_streams_) mark(s.packet);
+  for (const auto& q : control_queues_)
+    for (std::size_t k = 0; k < q.size(); ++k) mark(q[k]);
+  for (std::size_t k = 0; k < in_link_.size(); ++k) mark(in_link_[k].second.packet);
+  for (const auto& w : eject_waiting_)
+    for (std::size_t k = 0; k < w.size(); ++k) mark(w[k].packet);
+  mark(last_written_.packet);  // on the wire: written at the last edge, not yet sampled by the router
 }
 
 void Nic::check_quiescent() const {

@@ -110,8 +110,16 @@ class Nic final : public sc_core::sc_module, public NicApi, public TracedCompone
   CounterSet& mechanism_counters() { return cc_counters_; }
   // Messages queued at the source and not yet fully injected.
   std::uint64_t queued_messages() const { return queued_messages_ + posted_.size(); }
+  // Data packets kept for retransmission until their ACK (including those whose retransmission
+  // is scheduled: between a NACK and its resend no packet of theirs is live).
+  std::uint64_t retransmit_buffered() const { return sent_.size(); }
   std::uint32_t credits(VcId vc) const { return arbiter_.credits(vc); }
   void dump_state(std::ostream& os) const;
+  // Anything that dump_state would show: queued or unacknowledged work, packets in flight,
+  // credits out.
+  bool holds_state() const;
+  // Sets held[id] for every packet in this NIC's streams, control queues and ejection link.
+  void mark_held(std::vector<char>& held) const;
   void check_quiescent() const;
   NicHooks* hooks() { return hooks_.get(); }
   // Waveforms (nic_trace.cpp, docs/tracing.md): registers channels and state with `sink`; the

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <iosfwd>
 
 #include "core/packet.hpp"
 #include "core/types.hpp"
@@ -128,15 +129,22 @@ class RouterHooks {
   virtual void on_output_dequeue(RouterApi&, Packet&, const BufferState&) {}
   // A packet's tail flit left on an output link.
   virtual void on_output_tail(RouterApi&, Packet&, PortId /*out_port*/) {}
-  // Queue heads (kHeadScan): called every cycle for each input-queue head packet whose head
-  // flit is still buffered; return true to drop it (e.g. a queuing timeout). The router
-  // releases the packet record once its tail is gone.
-  virtual bool on_queue_head(RouterApi&, Packet&, PortId /*in_port*/, Cycle /*arrived*/) { return false; }
+  // Queue heads (kHeadScan): called every cycle after allocation for each blocked input-queue
+  // head packet: its head flit is still buffered although its routing and VC-allocation delays
+  // have elapsed (it lost VC or switch allocation, or its output has no room); return true to
+  // drop it (e.g. a queuing timeout). A head that can leave is never offered. The router
+  // releases the packet record once its tail is gone. `waiting_since` is the cycle the head
+  // flit's zero-load stay ended (arrival + routing + VC-allocation delay): time after it is
+  // queuing, time before it is the router pipeline.
+  virtual bool on_queue_head(RouterApi&, Packet&, PortId /*in_port*/, Cycle /*waiting_since*/) { return false; }
   // Once per cycle after arbitration.
   virtual void tick(RouterApi&) {}
   // Waveforms: register the mechanism's state (marks, table cells, ...) with names under the
   // mechanism's own prefix, e.g. "ecn.marks" (core/trace_sink.hpp, docs/tracing.md).
   virtual void trace(TraceSink&) {}
+  // Deadlock reports: the mechanism's own state that holds packets (e.g. control packets waiting
+  // for room in the router's control source), one indented line each.
+  virtual void dump_state(std::ostream&) const {}
 };
 
 }  // namespace ccnet

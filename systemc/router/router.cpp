@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/watch.hpp"
 
 namespace ccnet {
 
@@ -72,6 +73,10 @@ Router::Router(sc_core::sc_module_name name, RouterId id, std::vector<RouterPort
   allocator_ = blocks::SwitchAllocator(blocks::SwitchAllocatorParams{
       static_cast<unsigned>(nports + 1), nports, num_vcs_ * queues_per_vc_, num_prio,
       cfg.speedup, cioq_ ? cfg.speedup : 1u});
+  // VC allocation: one round-robin arbiter per output port over every input queue (ports and
+  // the control source).
+  va_arbiters_.assign(nports, blocks::RrArbiter(blocks::RrArbiterParams{
+                                  static_cast<unsigned>(inputs_.size() * num_vcs_ * queues_per_vc_), 1, false}));
   give_count_.assign(num_vcs_, 0);
   take_flag_.assign(num_vcs_, 0);
   counters_.flits_out.assign(nports, 0);
@@ -110,9 +115,14 @@ void Router::end_of_elaboration() {
 void Router::tick() {
   now_ = sc_core::sc_time_stamp().value() / period_ps_;
   receive();
-  if (hook_uses_ & RouterHooks::kHeadScan) scan_queue_heads();
-  if (!va_list_.empty()) allocate_vcs();
+  if (!va_list_.empty()) allocate_vcs(false);
+  vc_released_ = false;
   if (!sa_list_.empty()) allocate_switch();
+  // A tail that won the switch released its output VC: the next packet may take it in this
+  // same cycle, so back-to-back packets on one output VC leave no gap (docs/architecture.md).
+  if (vc_released_ && !va_list_.empty()) allocate_vcs(true);
+  // Heads still blocked after this cycle's allocation (e.g. SRP queuing timeout drops).
+  if (hook_uses_ & RouterHooks::kHeadScan) scan_queue_heads();
   if (in_traversal_) traverse();
   if (cioq_ && oq_total_) arbitrate_links();
   if (hooks_) hooks_->tick(*this);
@@ -280,35 +290,77 @@ std::uint32_t Router::out_space(PortId port, VcId vc) const {
   return out.credits[vc].count();
 }
 
-void Router::allocate_vcs() {
-  const std::size_t n = va_list_.size();
-  if (n == 0) return;
-  // Requests are served in a rotating order so no input is favoured (not a mirrored block).
-  scratch_.assign(va_list_.begin(), va_list_.end());
-  const std::size_t start = va_rotate_++ % n;
-  const std::uint32_t vc_start = vcs_per_level_ > 1 ? va_rotate_ % vcs_per_level_ : 0;
-  for (std::size_t k = 0, i = start; k < n; ++k, i = i + 1 == n ? 0 : i + 1) {
-    const std::uint32_t ref = scratch_[i];
-    Queue& q = queue_ref(ref);
-    if (q.state != QueueState::WaitVc || q.ready > now_) continue;
-    const PortId in_port = static_cast<PortId>(ref >> 16);
-    const VcId in_vc = static_cast<VcId>((ref & 0xffff) / queues_per_vc_);
-    const Slot& s = inputs_[in_port].vcs[in_vc].slots[q.head];
-    const Packet& pkt = env_.packets[s.flit.packet];
-    const std::uint8_t vnet = vnet_of_vc(in_vc);
-    OutputPort& out = ports_[q.out_port];
-    for (std::uint32_t j = 0, c = vc_start; j < vcs_per_level_; ++j, c = c + 1 == vcs_per_level_ ? 0 : c + 1) {
-      const VcId v = vc_for(vnet, q.level, c);
-      if (out.vcs[v].owned) continue;
-      if (vct_ && out_space(q.out_port, v) < pkt.size) continue;
-      out.vcs[v].owned = true;
+VcId Router::free_vc(const Queue& q, std::uint8_t vnet, std::uint32_t size, bool after_switch) const {
+  const OutputPort& out = ports_[q.out_port];
+  const std::uint32_t start = vcs_per_level_ > 1 ? va_rotate_ % vcs_per_level_ : 0;
+  for (std::uint32_t j = 0, c = start; j < vcs_per_level_; ++j, c = c + 1 == vcs_per_level_ ? 0 : c + 1) {
+    const VcId v = vc_for(vnet, q.level, c);
+    if (out.vcs[v].owned) continue;
+    if (vct_) {
+      // Input-queued: a credit taken by this cycle's switch grants is still in the counter.
+      const auto taken = after_switch && !cioq_ ? static_cast<std::uint32_t>(std::count(out.take.begin(), out.take.end(), v)) : 0u;
+      if (out_space(q.out_port, v) < size + taken) continue;
+    }
+    return v;
+  }
+  return kNoVc;
+}
+
+void Router::allocate_vcs(bool after_switch) {
+  // Separable by output port: the waiting heads routed to one output compete for its free VCs
+  // (of their vnet and level, with room for the whole packet under virtual cut-through) in the
+  // round-robin order of that output's arbiter (the mirrored RrArbiter, one requester per input
+  // queue), which moves past each winner. The pass after switch allocation sees the VCs
+  // released by this cycle's tails; its winners bid for the switch from the next cycle on.
+  const Cycle ready = now_ + (after_switch ? std::max(env_.config.delays.vc_alloc, 1u) : env_.config.delays.vc_alloc);
+  if (!after_switch) ++va_rotate_;
+  scratch_.clear();
+  for (const std::uint32_t ref : va_list_)
+    if (queue_ref(ref).ready <= now_) scratch_.push_back(ref);
+  if (scratch_.empty()) return;
+  std::sort(scratch_.begin(), scratch_.end(), [&](std::uint32_t a, std::uint32_t b) {
+    const PortId pa = queue_ref(a).out_port, pb = queue_ref(b).out_port;
+    return pa != pb ? pa < pb : a < b;
+  });
+  const auto queues_per_port = static_cast<std::uint32_t>(inputs_[0].queues.size());
+  for (std::size_t b = 0, e = 0; b < scratch_.size(); b = e) {
+    const PortId out_port = queue_ref(scratch_[b]).out_port;
+    for (e = b; e < scratch_.size() && queue_ref(scratch_[e]).out_port == out_port; ++e) {}
+    blocks::RrArbiter& arb = va_arbiters_[out_port];
+    std::size_t left = e - b;  // candidates not yet granted: scratch_[b, b + left)
+    while (left > 0) {
+      va_requests_.clear();
+      for (std::size_t k = b; k < b + left; ++k) {
+        const std::uint32_t ref = scratch_[k];
+        const Queue& q = queue_ref(ref);
+        const auto in_vc = static_cast<VcId>((ref & 0xffff) / queues_per_vc_);
+        const Packet& pkt = env_.packets[inputs_[ref >> 16].vcs[in_vc].slots[q.head].flit.packet];
+        if (free_vc(q, vnet_of_vc(in_vc), pkt.size, after_switch) != kNoVc)
+          va_requests_.push_back(blocks::RrArbiter::Request{(ref >> 16) * queues_per_port + (ref & 0xffff), 0});
+      }
+      const int w = arb.pick(va_requests_.data(), va_requests_.size());
+      if (w < 0) break;
+      arb.commit(w, 0, true);
+      const auto winner = static_cast<std::uint32_t>(w);
+      const std::uint32_t ref = ((winner / queues_per_port) << 16) | (winner % queues_per_port);
+      Queue& q = queue_ref(ref);
+      const auto in_vc = static_cast<VcId>((ref & 0xffff) / queues_per_vc_);
+      const Packet& pkt = env_.packets[inputs_[ref >> 16].vcs[in_vc].slots[q.head].flit.packet];
+      const VcId v = free_vc(q, vnet_of_vc(in_vc), pkt.size, after_switch);
+      ports_[out_port].vcs[v].owned = true;
       q.out_vc = v;
-      if (pkt.has(kFlagWatched)) watch_vc_granted(ref);
       q.state = QueueState::Active;
-      q.ready = now_ + env_.config.delays.vc_alloc;
+      q.ready = ready;
+      if (pkt.has(kFlagWatched)) watch_vc_granted(ref);
       list_remove(va_list_, q);
       list_add(sa_list_, ref, q);
-      break;
+      // Drop the winner from the candidates.
+      for (std::size_t k = b; k < b + left; ++k)
+        if (scratch_[k] == ref) {
+          scratch_[k] = scratch_[b + left - 1];
+          break;
+        }
+      --left;
     }
   }
 }
@@ -346,8 +398,9 @@ void Router::allocate_switch() {
       hooks_->on_input_dequeue(*this, env_.packets[f.packet], input_state(in_port, in_vc, q, q.out_port, 1));
     if (f.tail) {
       out.vcs[q.out_vc].owned = false;
+      vc_released_ = true;
       list_remove(sa_list_, q);
-      if (q.flits > 0) start_head(in_port, g.req, q, now_ + 1);
+      if (q.flits > 0) start_head(in_port, g.req, q, now_);
       else q.state = QueueState::Empty;
     }
   }
@@ -481,7 +534,9 @@ void Router::return_credit(PortId port, VcId vc) {
 }
 
 void Router::scan_queue_heads() {
-  // Waiting heads: packets whose head flit is still in the input buffer.
+  // Blocked heads: packets whose head flit is still in the input buffer after this cycle's
+  // allocation although it could have been allocated (its routing or VC-allocation delay has
+  // elapsed): it lost VC or switch allocation, or its output has no room.
   scratch_.clear();
   for (const auto ref : va_list_) scratch_.push_back(ref);
   for (const auto ref : sa_list_) scratch_.push_back(ref);
@@ -490,10 +545,11 @@ void Router::scan_queue_heads() {
     if (inputs_[port].internal) continue;
     const std::uint32_t qi = ref & 0xffff;
     Queue& q = inputs_[port].queues[qi];
-    if (q.state == QueueState::Empty || q.flits == 0) continue;
+    if (q.state == QueueState::Empty || q.flits == 0 || q.ready > now_) continue;
     const Slot& s = inputs_[port].vcs[qi / queues_per_vc_].slots[q.head];
     if (!s.flit.head) continue;
-    if (hooks_->on_queue_head(*this, env_.packets[s.flit.packet], port, s.arrival)) drop_head_packet(port, qi, q);
+    const Cycle waiting_since = s.arrival + env_.config.delays.routing + env_.config.delays.vc_alloc;
+    if (hooks_->on_queue_head(*this, env_.packets[s.flit.packet], port, waiting_since)) drop_head_packet(port, qi, q);
   }
 }
 
@@ -612,42 +668,123 @@ std::uint32_t Router::output_occupancy(PortId port) const {
 }
 
 void Router::dump_state(std::ostream& os) const {
-  os << name() << " (router " << id_ << ") at cycle " << now_ << ": " << buffered_ << " flits buffered\n";
+  // Everything that can hold a flit or a packet of this router: input link delay lines, input
+  // VCs (the control source as "ctl"), switch traversal, output VCs and their queues, credits
+  // not yet returned or not yet due.
+  auto pkt = [&](PacketId id) { return PacketWatch::describe(env_.packets[id], env_.packets.format()); };
+  auto port_name = [&](std::size_t p) { return inputs_[p].internal ? std::string("ctl") : std::to_string(p); };
+  os << name() << " (router " << id_ << ") at cycle " << now_ << ": " << buffered_ << " flits buffered (" << in_traversal_
+     << " crossing the switch, " << oq_total_ << " in output queues)\n";
   for (std::size_t p = 0; p < inputs_.size(); ++p) {
     const InputPort& in = inputs_[p];
+    for (std::size_t k = 0; k < in.link.size(); ++k)
+      os << "  in " << p << " link: " << in.link[k].second << " due at " << in.link[k].first << ", " << pkt(in.link[k].second.packet)
+         << "\n";
+    if (!in.credit_return.empty())
+      os << "  in " << port_name(p) << ": " << in.credit_return.size() << " credits not yet returned upstream (first due at "
+         << in.credit_return.front().first << ")\n";
     for (VcId v = 0; v < num_vcs_; ++v) {
       const InputVc& ivc = in.vcs[v];
-      if (ivc.used == 0 && !ivc.dropping) continue;
-      os << "  in " << (in.internal ? std::string("ctl") : std::to_string(p)) << " vc " << v << ": " << ivc.used << "/"
-         << ivc.capacity << " flits" << (ivc.dropping ? " (dropping)" : "") << "\n";
+      if (ivc.used == 0 && !ivc.dropping && ivc.arriving_queue < 0) continue;
+      os << "  in " << port_name(p) << " vc " << v << ": " << ivc.used << "/" << ivc.capacity << " flits"
+         << (ivc.dropping ? ", discarding the rest of a dropped packet" : "");
+      if (ivc.arriving_queue >= 0) os << ", receiving a packet into queue " << ivc.arriving_queue % queues_per_vc_;
+      os << "\n";
       for (std::uint32_t qi = v * queues_per_vc_; qi < (v + 1u) * queues_per_vc_; ++qi) {
         const Queue& q = in.queues[qi];
         if (q.flits == 0 && q.state == QueueState::Empty) continue;
         os << "    queue " << qi % queues_per_vc_ << ": " << q.flits << " flits, "
            << (q.state == QueueState::WaitVc ? "waiting for a VC" : q.state == QueueState::Active ? "active" : "empty")
-           << " -> out " << q.out_port << " vc " << (q.out_vc == kNoVc ? -1 : static_cast<int>(q.out_vc))
-           << ", ready at " << q.ready;
-        if (q.head >= 0) {
-          const Flit& f = ivc.slots[q.head].flit;
-          const Packet& pk = env_.packets[f.packet];
-          os << ", head " << f << " (" << env_.packets.format().kind_name(pk.kind) << " " << pk.src << "->" << pk.dst
-             << ", size " << pk.size;
-          if (pk.flags) os << ", flags " << env_.packets.format().flag_names(pk.flags);
-          os << ")";
+           << " -> out " << q.out_port << " vc " << (q.out_vc == kNoVc ? -1 : static_cast<int>(q.out_vc)) << ", ready at "
+           << q.ready << "\n";
+        // The packets in the queue, in order, with their flit counts.
+        PacketId cur = kNoPacket;
+        std::uint32_t count = 0;
+        Flit first;
+        auto flush = [&] {
+          if (cur != kNoPacket) os << "      " << first << " +" << count - 1 << " flits: " << pkt(cur) << "\n";
+        };
+        for (std::int32_t i = q.head; i >= 0; i = ivc.slots[i].next) {
+          const Flit& f = ivc.slots[i].flit;
+          if (f.packet != cur) {
+            flush();
+            cur = f.packet;
+            count = 0;
+            first = f;
+          }
+          ++count;
         }
-        os << "\n";
+        flush();
       }
     }
   }
   for (std::size_t o = 0; o < ports_.size(); ++o) {
     const OutputPort& out = ports_[o];
     if (!out.spec.connected()) continue;
+    for (std::size_t k = 0; k < out.traversal.size(); ++k)
+      os << "  out " << o << " switch traversal: " << out.traversal[k].second << " due at " << out.traversal[k].first << ", "
+         << pkt(out.traversal[k].second.packet) << "\n";
+    if (out.last_written.valid())
+      os << "  out " << o << " wire: " << out.last_written << " (written at the last edge), " << pkt(out.last_written.packet) << "\n";
+    for (std::size_t k = 0; k < out.credit_link.size(); ++k)
+      os << "  out " << o << " credit link: " << out.credit_link[k].second << " due at " << out.credit_link[k].first << "\n";
     for (VcId v = 0; v < num_vcs_; ++v) {
+      const OutputVc& ov = out.vcs[v];
       const std::uint32_t c = credits(static_cast<PortId>(o), v);
-      if (!out.vcs[v].owned && c == out.spec.out_depth && out.vcs[v].queue.empty()) continue;
-      os << "  out " << o << " vc " << v << ": credits " << c << "/" << out.spec.out_depth
-         << (out.vcs[v].owned ? ", owned" : "") << ", output queue " << out.vcs[v].queue.size() << "\n";
+      if (!ov.owned && c == out.spec.out_depth && ov.queue.empty() && ov.reserved == 0) continue;
+      os << "  out " << o << " vc " << v << ": credits " << c << "/" << out.spec.out_depth;
+      if (ov.owned) {
+        // The owner is the input queue whose head packet holds this VC.
+        os << ", owned";
+        for (std::size_t p = 0; p < inputs_.size(); ++p)
+          for (std::uint32_t qi = 0; qi < inputs_[p].queues.size(); ++qi) {
+            const Queue& q = inputs_[p].queues[qi];
+            if (q.state == QueueState::Active && q.out_port == o && q.out_vc == v)
+              os << " by in " << port_name(p) << " vc " << qi / queues_per_vc_ << " queue " << qi % queues_per_vc_;
+          }
+      }
+      if (cioq_) os << ", output queue " << ov.queue.size() << " flits, " << ov.reserved << " reserved";
+      os << "\n";
+      for (std::size_t k = 0; k < ov.queue.size(); ++k)
+        if (k == 0 || ov.queue[k].head) os << "      " << ov.queue[k] << ": " << pkt(ov.queue[k].packet) << "\n";
     }
+  }
+  if (hooks_) hooks_->dump_state(os);
+}
+
+bool Router::holds_state() const {
+  if (buffered_ != 0) return true;
+  for (const InputPort& in : inputs_) {
+    if (!in.link.empty() || !in.credit_return.empty()) return true;
+    for (const InputVc& ivc : in.vcs)
+      if (ivc.dropping || ivc.arriving_queue >= 0) return true;
+  }
+  for (std::size_t o = 0; o < ports_.size(); ++o) {
+    const OutputPort& out = ports_[o];
+    if (!out.spec.connected()) continue;
+    if (!out.credit_link.empty() || out.last_written.valid()) return true;
+    for (VcId v = 0; v < num_vcs_; ++v)
+      if (out.vcs[v].owned || credits(static_cast<PortId>(o), v) != out.spec.out_depth) return true;
+  }
+  return false;
+}
+
+void Router::mark_held(std::vector<char>& held) const {
+  auto mark = [&](const Flit& f) {
+    if (f.valid() && f.packet < held.size()) held[f.packet] = 1;
+  };
+  for (const InputPort& in : inputs_) {
+    for (std::size_t k = 0; k < in.link.size(); ++k) mark(in.link[k].second);
+    for (std::size_t qi = 0; qi < in.queues.size(); ++qi) {
+      const InputVc& ivc = in.vcs[qi / queues_per_vc_];
+      for (std::int32_t i = in.queues[qi].head; i >= 0; i = ivc.slots[i].next) mark(ivc.slots[i].flit);
+    }
+  }
+  for (const OutputPort& out : ports_) {
+    for (std::size_t k = 0; k < out.traversal.size(); ++k) mark(out.traversal[k].second);
+    for (const OutputVc& ov : out.vcs)
+      for (std::size_t k = 0; k < ov.queue.size(); ++k) mark(ov.queue[k]);
+    mark(out.last_written);  // on the wire: written at the last edge, not yet sampled downstream
   }
 }
 
@@ -656,8 +793,10 @@ void Router::check_quiescent() const {
   if (buffered_ != 0) os << buffered_ << " flits still buffered; ";
   for (std::size_t p = 0; p < inputs_.size(); ++p) {
     if (!inputs_[p].link.empty()) os << "flits on input link " << p << "; ";
-    for (VcId v = 0; v < num_vcs_; ++v)
+    for (VcId v = 0; v < num_vcs_; ++v) {
       if (inputs_[p].vcs[v].dropping) os << "input " << p << " vc " << v << " mid-drop; ";
+      if (inputs_[p].vcs[v].arriving_queue >= 0) os << "input " << p << " vc " << v << " mid-packet (tail not arrived); ";
+    }
   }
   for (std::size_t o = 0; o < ports_.size(); ++o) {
     const OutputPort& out = ports_[o];

@@ -27,6 +27,7 @@
 
 #include "blocks/credit_counter.hpp"
 #include "blocks/output_arbiter.hpp"
+#include "blocks/rr_arbiter.hpp"
 #include "blocks/switch_allocator.hpp"
 #include "core/counters.hpp"
 #include "core/flit.hpp"
@@ -121,8 +122,12 @@ class Router final : public sc_core::sc_module, public RouterApi, public Congest
   std::uint64_t buffered_flits() const { return buffered_; }
   // Credits currently available for (output port, VC).
   std::uint32_t credits(PortId port, VcId vc) const;
-  // Human-readable state for deadlock reports.
+  // Human-readable state for deadlock reports: every flit, packet, owned VC and missing credit.
   void dump_state(std::ostream& os) const;
+  // Anything that dump_state would show (flits anywhere, owned VCs, credits out, mid-packet VCs).
+  bool holds_state() const;
+  // Sets held[id] for every packet with a flit in this router (links, buffers, switch, queues).
+  void mark_held(std::vector<char>& held) const;
   // Throws ModelError unless the router is empty and every credit counter is full (call when
   // the network has drained).
   void check_quiescent() const;
@@ -194,7 +199,9 @@ class Router final : public sc_core::sc_module, public RouterApi, public Congest
   void tick();
   void receive();
   void accept_flit(PortId port, const Flit& f);
-  void allocate_vcs();
+  void allocate_vcs(bool after_switch);
+  // A free output VC for queue q's head packet (vnet, size), or kNoVc.
+  VcId free_vc(const Queue& q, std::uint8_t vnet, std::uint32_t size, bool after_switch) const;
   void allocate_switch();
   void traverse();
   void arbitrate_links();
@@ -247,7 +254,10 @@ class Router final : public sc_core::sc_module, public RouterApi, public Congest
   std::uint64_t period_ps_;
   std::uint64_t buffered_ = 0;  // flits in input buffers, switch, output queues and link delay lines
   std::vector<std::uint32_t> va_list_, sa_list_;
-  std::uint32_t va_rotate_ = 0;
+  std::uint32_t va_rotate_ = 0;                     // rotates the choice among free VCs of a level
+  std::vector<blocks::RrArbiter> va_arbiters_;      // VC allocation, per output port
+  std::vector<blocks::RrArbiter::Request> va_requests_;
+  bool vc_released_ = false;  // a tail won the switch this cycle (its output VC is free again)
   std::vector<blocks::SwitchAllocator::Request> sa_requests_;
   std::vector<blocks::SwitchAllocator::Grant> sa_grants_;
   std::vector<blocks::OutputArbiter::Request> link_requests_;

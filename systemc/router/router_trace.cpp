@@ -97,7 +97,7 @@ void Router::watch_vc_granted(std::uint32_t ref) {
   PacketWatch& w = *env_.packets.watch();
   w.hop_arrived(name(), p, s.arrival, inputs_[in_port].internal ? kNoPort : in_port, in_vc, q.out_port,
                 s.arrival + env_.config.delays.routing);
-  w.hop_vc_granted(name(), p, now_, q.out_vc, now_ + env_.config.delays.vc_alloc);
+  w.hop_vc_granted(name(), p, now_, q.out_vc, q.ready);
 }
 
 void Router::watch_switch_granted(PacketId id) {

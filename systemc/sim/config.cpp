@@ -21,7 +21,7 @@ const Schema& SimConfig::schema() {
         .field("series_window", &SimConfig::series_window, Cycle{1000}, "time-series window in cycles (0 = no time series)",
                {0, Cycle{1} << 40})
         .field("watchdog", &SimConfig::watchdog, Cycle{20000},
-               "fail with a state dump if flits are in flight but none moved for this many cycles", {100, Cycle{1} << 40})
+               "fail with a state dump if packets are in flight but no flit moved, or no packet but NACKs was delivered, for this many cycles", {100, Cycle{1} << 40})
         .field("check_quiescent", &SimConfig::check_quiescent, true,
                "when all traffic has stopped: wait for the network to empty and check every buffer and credit counter")
         .field("clock_ghz", &SimConfig::clock_ghz, 1.0, "router clock (1 GHz: 1 cycle = 1 ns)", {0.001, 100.0})

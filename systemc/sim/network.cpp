@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/error.hpp"
+#include "core/watch.hpp"
 
 namespace ccnet {
 
@@ -176,31 +177,81 @@ std::uint64_t Network::flit_hops() const {
   return n;
 }
 
+std::uint64_t Network::flits_injected() const {
+  std::uint64_t n = 0;
+  for (const auto& nic : nics_) n += nic->counters().flits_injected;
+  return n;
+}
+
 std::uint64_t Network::flits_buffered() const {
   std::uint64_t n = 0;
   for (const auto& r : routers_) n += r->buffered_flits();
   return n;
 }
 
+bool Network::in_flight() const {
+  if (packets_.live() != 0) return true;
+  for (const auto& n : nics_)
+    if (n->retransmit_buffered()) return true;
+  return false;
+}
+
 bool Network::empty() const {
   for (const auto& n : nics_)
     if (n->queued_messages()) return false;
-  return packets_.live() == 0;
+  return !in_flight();
+}
+
+std::uint64_t Network::deliveries() const {
+  std::uint64_t n = 0;
+  for (const auto& nic : nics_) n += nic->counters().packets_ejected - nic->counters().refusals_received;
+  return n;
 }
 
 void Network::dump_state(std::ostream& os) const {
   os << "network state at cycle " << now() << ": " << packets_.live() << " packets live, " << flits_buffered()
      << " flits buffered in routers\n";
-  for (const auto& r : routers_)
-    if (r->buffered_flits()) r->dump_state(os);
+  std::vector<char> held(packets_.capacity(), 0);
+  for (const auto& r : routers_) {
+    r->mark_held(held);
+    if (r->holds_state()) r->dump_state(os);
+  }
   int shown = 0;
-  for (const auto& n : nics_)
-    if ((n->queued_messages() || n->counters().unacked) && shown++ < 64) n->dump_state(os);
+  for (const auto& n : nics_) {
+    n->mark_held(held);
+    if (n->holds_state() && shown++ < 64) n->dump_state(os);
+  }
+  if (shown > 64) os << "(" << shown - 64 << " more NICs not shown)\n";
+  // Live packets with no flit in any router or NIC: held by a mechanism (listed above) or leaked.
+  std::size_t unheld = 0;
+  for (PacketId id = 0; id < packets_.capacity(); ++id) {
+    if (packets_[id].id != id || held[id]) continue;
+    if (packets_[id].ejected != kNever) continue;  // ejected, held by a delivery hold (counted in its NIC's line)
+    if (unheld++ < 32) os << "live packet in no router or NIC buffer, link, queue or stream: " << PacketWatch::describe(packets_[id], packets_.format()) << "\n";
+  }
+  if (unheld > 32) os << "(" << unheld - 32 << " more such packets)\n";
 }
 
 void Network::check_quiescent() const {
-  for (const auto& r : routers_) r->check_quiescent();
-  for (const auto& n : nics_) n->check_quiescent();
+  // Every component's complaint, then the state of all of them.
+  std::ostringstream os;
+  for (const auto& r : routers_) {
+    try {
+      r->check_quiescent();
+    } catch (const ModelError& e) {
+      os << e.what() << "\n";
+    }
+  }
+  for (const auto& n : nics_) {
+    try {
+      n->check_quiescent();
+    } catch (const ModelError& e) {
+      os << e.what() << "\n";
+    }
+  }
+  if (os.str().empty()) return;
+  dump_state(os);
+  throw ModelError(os.str());
 }
 
 }  // namespace ccnet

@@ -56,9 +56,17 @@ class Network : public sc_core::sc_module, public NetworkBuilder {
 
   // Sum over routers of flits sent on any output (flit-hops) and of flits buffered.
   std::uint64_t flit_hops() const;
+  // Flits sent by the NICs into the network.
+  std::uint64_t flits_injected() const;
   std::uint64_t flits_buffered() const;
-  // Nothing left anywhere: no queued messages, no packets in flight.
+  // Nothing left anywhere: no queued messages, no packets in flight, no packet waiting in a
+  // retransmit buffer for its ACK or its scheduled resend.
   bool empty() const;
+  // Packets in flight or waiting for a resend (what the run waits for, queued messages aside).
+  bool in_flight() const;
+  // Packets delivered to NICs so far, NACKs aside (progress, for the livelock watchdog: a NACK
+  // is what a drop-and-resend loop delivers).
+  std::uint64_t deliveries() const;
   void dump_state(std::ostream& os) const;
   void check_quiescent() const;
 

@@ -120,20 +120,34 @@ RunResult run_network(Network& net, const RunOptions& opt) {
       for (auto* o : observers) o->at(net.now());
     }
   };
-  std::uint64_t last_moves = 0;
-  Cycle last_move_cycle = 0;
+  std::uint64_t last_moves = 0, last_delivered = 0;
+  Cycle last_move_cycle = 0, last_delivery_cycle = 0;
   auto advance = [&](Cycle cycles, const char* phase, Cycle target) {
     simulate(cycles);
     const Cycle now = net.now();
-    // Watchdog: flits in flight but nothing moved for sim.watchdog cycles means deadlock.
-    const std::uint64_t moves = net.flit_hops() + net.stats().flits_ejected_total();
+    // Watchdog: packets in flight but no flit moved for sim.watchdog cycles means deadlock
+    // (flits may sit in routers, or in a NIC stream waiting for credits).
+    const std::uint64_t moves = net.flit_hops() + net.stats().flits_ejected_total() + net.flits_injected();
     if (moves != last_moves) {
       last_moves = moves;
       last_move_cycle = now;
-    } else if (net.flits_buffered() > 0 && now - last_move_cycle >= sim.watchdog) {
+    } else if ((net.flits_buffered() > 0 || net.packets().live() > 0) && now - last_move_cycle >= sim.watchdog) {
       std::ostringstream os;
       os << "deadlock: no flit moved for " << (now - last_move_cycle) << " cycles with " << net.flits_buffered()
-         << " flits buffered\n";
+         << " flits buffered and " << net.packets().live() << " packets live\n";
+      net.dump_state(os);
+      throw ModelError(os.str());
+    }
+    // Livelock: flits move (drops, NACKs, resends) but no packet other than a NACK reaches a
+    // NIC (a backlog of ACKs or grants still draining is progress).
+    const std::uint64_t delivered = net.deliveries();
+    if (delivered != last_delivered || net.packets().live() == 0) {
+      last_delivered = delivered;
+      last_delivery_cycle = now;
+    } else if (now - last_delivery_cycle >= sim.watchdog) {
+      std::ostringstream os;
+      os << "livelock: no packet but NACKs delivered for " << (now - last_delivery_cycle) << " cycles with "
+         << net.packets().live() << " packets live\n";
       net.dump_state(os);
       throw ModelError(os.str());
     }
@@ -178,7 +192,7 @@ RunResult run_network(Network& net, const RunOptions& opt) {
       throw ModelError(os.str());
     }
     // Credits still on their way back: a few round trips.
-    advance(4 * (router_link_latency_sum(cfg) + cfg.router.delays.credit + 8), "empty", net.now());
+    advance(4 * (router_link_latency_sum(cfg) + cfg.router.delays.credit + cfg.nic.credit_delay + 8), "empty", net.now());
     net.check_quiescent();
     quiescent_checked = true;
   }

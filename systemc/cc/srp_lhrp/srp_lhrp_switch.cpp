@@ -3,6 +3,7 @@
 // the last hop). Every drop emits exactly one NACK from the switch's own control source; when
 // that source is full the packet is not dropped.
 #include <memory>
+#include <ostream>
 #include <vector>
 
 #include "blocks/lhrp_scheduler.hpp"
@@ -48,9 +49,10 @@ class SwitchHooks : public RouterHooks {
     }
   }
 
-  bool on_queue_head(RouterApi& api, Packet& pkt, PortId, Cycle arrived) override {
+  bool on_queue_head(RouterApi& api, Packet& pkt, PortId, Cycle waiting_since) override {
     if (pkt.kind != PacketKind::Data || !pkt.has(f_.spec)) return false;
-    if (api.now() - arrived < p_.timeout || !api.can_emit(v_.ack, 1)) return false;
+    // Queuing time only: a timeout shorter than the router pipeline must not drop every packet.
+    if (api.now() < waiting_since + p_.timeout || !api.can_emit(v_.ack, 1)) return false;
     // Counted at arrival for its last-hop endpoint: it will never leave on the ejection port.
     const PortId e = api.terminal_port_of(pkt.dst);
     if (e != kNoPort) sched_.depart(e, pkt.size);
@@ -64,6 +66,10 @@ class SwitchHooks : public RouterHooks {
       s.value(sched_.queued_ref(e), "lhrp.endpoint_" + std::to_string(e) + ".queued");
       s.value(sched_.next_free_ref(e), "lhrp.endpoint_" + std::to_string(e) + ".next_free");
     }
+  }
+
+  void dump_state(std::ostream& os) const override {
+    for (const PacketId g : grants_) os << "  grant waiting for the control source: packet " << g << "\n";
   }
 
   void tick(RouterApi& api) override {
