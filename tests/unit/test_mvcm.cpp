@@ -434,9 +434,18 @@ TEST_CASE("Renato's and Pfister's sources: LIPD with a window of 1, CCT index pe
     CHECK(policy->pick(70) == 1);
     CHECK(counters_json(sc)["ipd_peak"] == 50);
   }
-  SECTION("pfister: output-queue marking, CCT index raised per marked ACK (IPD = index x RTT_min)") {
+  // The default increment is 2 (the tuned setting, docs/mechanisms/mvcm.md), and an explicit 1.
+  struct Case {
+    Cycle increase;
+    const char* config;
+  };
+  for (const Case& k : {Case{2, "{mechanism: pfister, rtt_min: 40, timer: 1000000}"},
+                        Case{1, "{mechanism: pfister, rtt_min: 40, timer: 1000000, ccti_increase: 1}"}})
+  SECTION(std::string("pfister: output-queue marking, CCT index + ccti_increase per marked ACK (IPD = index x RTT_min): ") +
+          k.config) {
+    const Cycle increase = k.increase;
     test::FakeNetwork net(4, true);
-    auto mech = net.make("{mechanism: pfister, rtt_min: 40, timer: 1000000}");
+    auto mech = net.make(k.config);
     const PacketFlag mb = flag(net.packets, "mb"), vb = flag(net.packets, "vb");
     test::FakeRouter router(net.packets, net.topology, 4, 16, 2);
     router.oq_depth = 16;
@@ -458,11 +467,12 @@ TEST_CASE("Renato's and Pfister's sources: LIPD with a window of 1, CCT index pe
     Packet& marked = net.packets.control(PacketKind::Ack, p, 1, 0, 0);
     marked.set(mb);
     sh->on_control(src, marked);
-    policy->commit(1, -1, 0);           // the notification applies at this edge: index 1
+    policy->commit(1, -1, 0);           // the notification applies at this edge: index = increase
     REQUIRE(policy->pick(5) == 1);      // no window: a second packet before any ACK
-    policy->commit(5, 1, 5);            // next one from 5 + 5 + 1 x 40
-    CHECK(policy->pick(49) == -1);
-    CHECK(policy->pick(50) == 1);
+    policy->commit(5, 1, 5);            // next one from 5 + 5 + increase x 40
+    const Cycle next = 10 + increase * 40;
+    CHECK(policy->pick(next - 1) == -1);
+    CHECK(policy->pick(next) == 1);
   }
 }
 

@@ -116,7 +116,7 @@ struct MvcmParams : MechanismParams {
   bool reset_on_empty = true;
   // Rate-based sources (cct: Pfister, lipd: Renato).
   std::uint32_t ipd_unit = 0;
-  std::uint32_t ccti_increase = 1;
+  std::uint32_t ccti_increase = 2;
   std::uint32_t ccti_limit = 127;
   std::uint32_t timer = 0;
 
@@ -195,7 +195,10 @@ struct MvcmPresetParams : MvcmParams {
                  "a message for a flow with nothing queued and nothing outstanding restores its full window (notes A9)")
           .field("ipd_unit", &MvcmParams::ipd_unit, 0u,
                  "cct and lipd sources: inter-packet delay step, cycles; 0 = RTT_min", {0, 1u << 30})
-          .field("ccti_increase", &MvcmParams::ccti_increase, 1u, "cct source: CCT index steps per hot ACK", {1, 1u << 16})
+          .field("ccti_increase", &MvcmParams::ccti_increase, 2u,
+                 "cct source: CCT index steps per hot ACK (2: the best of a sweep on the paper 001 hot spot, "
+                 "docs/mechanisms/mvcm.md)",
+                 {1, 1u << 16})
           .field("ccti_limit", &MvcmParams::ccti_limit, 127u, "cct source: largest CCT index", {1, 1u << 20})
           .field("timer", &MvcmParams::timer, 0u,
                  "cct source: cycles between CCT index decrements; 0 = 4 x RTT_min", {0, 1u << 30});
@@ -237,7 +240,7 @@ constexpr Preset kRenato{
 constexpr Preset kPfister{
     "pfister",
     "Pfister's implementation (InfiniBand CCA, paper 001 section 2.3): output queues above 33% mark packets; each "
-    "marked ACK raises the flow's CCT index (IPD = index x RTT_min), a timer lowers it every 4 RTT_min.",
+    "marked ACK raises the flow's CCT index by 2 (IPD = index x RTT_min), a timer lowers it by 1 every 4 RTT_min.",
     Marking::Opm, Source::Cct, ActOn::Marked, true, true, true, 0};
 constexpr Preset kPfisterValidated{
     "pfister_validated",
