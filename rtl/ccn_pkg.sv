@@ -28,6 +28,9 @@ package ccn_pkg;
   /// Bits of an LHRP scheduler arrival-lane kind (lhrp_kind_e).
   localparam int unsigned LhrpKindWidth /*verilator public*/ = 2;
 
+  /// Bits of an MVCM flow controller ACK class (mvcm_ack_e).
+  localparam int unsigned MvcmAckWidth /*verilator public*/ = 2;
+
   /// The kernel's packet-kind codes on the wire (ccnet::PacketKind); a mechanism's own kinds
   /// take the codes from FirstMechanismKind on.
   typedef enum logic [PacketKindWidth-1:0] {
@@ -54,6 +57,19 @@ package ccn_pkg;
   localparam int unsigned LhrpKindDataCode /*verilator public*/ = 32'(LhrpKindData);
   localparam int unsigned LhrpKindSpeculativeCode /*verilator public*/ = 32'(LhrpKindSpeculative);
   localparam int unsigned LhrpKindReservationCode /*verilator public*/ = 32'(LhrpKindReservation);
+
+  /// ACK classes of the MVCM source flow controller (ccnet::blocks::MvcmAck, paper 001 Table 1).
+  typedef enum logic [MvcmAckWidth-1:0] {
+    MvcmAckCold = 2'd0,
+    MvcmAckWarm = 2'd1,
+    MvcmAckHot = 2'd2
+  } mvcm_ack_e;
+
+  /// Number of MVCM ACK classes (codes from NumMvcmAcks up are no class).
+  localparam int unsigned NumMvcmAcks /*verilator public*/ = 3;
+  localparam int unsigned MvcmAckColdCode /*verilator public*/ = 32'(MvcmAckCold);
+  localparam int unsigned MvcmAckWarmCode /*verilator public*/ = 32'(MvcmAckWarm);
+  localparam int unsigned MvcmAckHotCode /*verilator public*/ = 32'(MvcmAckHot);
   /* verilator lint_on UNUSEDPARAM */
 
 endpackage

@@ -19,6 +19,8 @@
 //                                                      take the codes from FirstMechanismKind on
 //   CCN_HW_LHRP_KINDS(X):   X(Name, code)          ->  C++ ccnet::hw::LhrpKindCode::Name,
 //                                                      SV ccn_pkg::LhrpKind<Name> (lhrp_kind_e)
+//   CCN_HW_MVCM_ACKS(X):    X(Name, code)          ->  C++ ccnet::hw::MvcmAckCode::Name,
+//                                                      SV ccn_pkg::MvcmAck<Name> (mvcm_ack_e)
 #pragma once
 
 #include <cstdint>
@@ -34,7 +36,8 @@
   X(MaxPorts, 64u, "Most ports of one router.")                                                      \
   X(PacketKindWidth, 4u, "Bits of a packet-kind code on the wire (packet_kind_e).")              \
   X(FirstMechanismKind, 2u, "First packet-kind code a mechanism declares (its kinds follow in order).") \
-  X(LhrpKindWidth, 2u, "Bits of an LHRP scheduler arrival-lane kind (lhrp_kind_e).")
+  X(LhrpKindWidth, 2u, "Bits of an LHRP scheduler arrival-lane kind (lhrp_kind_e).")                 \
+  X(MvcmAckWidth, 2u, "Bits of an MVCM flow controller ACK class (mvcm_ack_e).")
 
 // The kernel's packet-kind codes on the wire; must equal ccnet::PacketKind (core/types.hpp),
 // checked below.
@@ -48,6 +51,14 @@
   X(Data, 0u)                \
   X(Speculative, 1u)         \
   X(Reservation, 2u)
+
+// ACK classes of the MVCM source flow controller (ccn_mvcm_flow_ctrl ack_kind_i, paper 001
+// Table 1); must equal ccnet::blocks::MvcmAck (blocks/mvcm_flow_ctrl.hpp checks it). The code 3
+// is no class.
+#define CCN_HW_MVCM_ACKS(X) \
+  X(Cold, 0u)               \
+  X(Warm, 1u)               \
+  X(Hot, 2u)
 
 namespace ccnet::hw {
 
@@ -74,9 +85,16 @@ enum class LhrpKindCode : std::uint8_t {
 #undef CCN_HW_DECLARE_KIND
 };
 
+enum class MvcmAckCode : std::uint8_t {
+#define CCN_HW_DECLARE_KIND(name, code) name = code,
+  CCN_HW_MVCM_ACKS(CCN_HW_DECLARE_KIND)
+#undef CCN_HW_DECLARE_KIND
+};
+
 #define CCN_HW_COUNT_KIND(name, code) +1
 inline constexpr int kNumPacketKindCodes = 0 CCN_HW_PACKET_KINDS(CCN_HW_COUNT_KIND);
 inline constexpr int kNumLhrpKindCodes = 0 CCN_HW_LHRP_KINDS(CCN_HW_COUNT_KIND);
+inline constexpr int kNumMvcmAckCodes = 0 CCN_HW_MVCM_ACKS(CCN_HW_COUNT_KIND);
 #undef CCN_HW_COUNT_KIND
 static_assert(kNumPacketKindCodes == static_cast<int>(::ccnet::kFirstMechanismKind) &&
                   kFirstMechanismKind == ::ccnet::kFirstMechanismKind,
@@ -85,6 +103,8 @@ static_assert((1u << kPacketKindWidth) == ::ccnet::kMaxPacketKinds,
               "hw_consts.hpp: PacketKindWidth must hold exactly the kinds a network may declare");
 static_assert((1u << kLhrpKindWidth) >= static_cast<unsigned>(kNumLhrpKindCodes),
               "hw_consts.hpp: LhrpKindWidth too small for the LHRP lane kinds");
+static_assert((1u << kMvcmAckWidth) >= static_cast<unsigned>(kNumMvcmAckCodes),
+              "hw_consts.hpp: MvcmAckWidth too small for the MVCM ACK classes");
 static_assert(kMaxCreditLanes >= 1 && kMaxVcs >= 1 && kMaxPrioLevels >= 1 && kMaxPorts >= 1);
 
 // Width of an index into `n` things as the RTL declares it ($clog2, at least one bit).

@@ -31,6 +31,7 @@ MvcmFlowCtrl::MvcmFlowCtrl(const MvcmFlowCtrlParams& p) : p_(p) {
 void MvcmFlowCtrl::reset() {
   flows_.assign(p_.num_flows, Flow{});
   for (Flow& f : flows_) f.dw = static_cast<std::uint8_t>(p_.dw_max);
+  error_ = false;
 }
 
 std::uint64_t MvcmFlowCtrl::waiting_slots(std::uint32_t f) const {
@@ -83,6 +84,46 @@ bool MvcmFlowCtrl::generated(std::uint32_t f, bool queue_empty) {
   s.incs = 0;
   s.not_before = 0;
   return true;
+}
+
+}  // namespace ccnet::blocks
+
+namespace ccnet::blocks {
+
+bool MvcmFlowCtrl::violation(Cycle now, const Events& e) const {
+  const std::uint32_t n = p_.num_flows;
+  for (std::size_t k = 0; k < e.num_restarts; ++k)
+    if (e.restarts[k] >= n) return true;
+  if (e.sent >= 0 && (static_cast<std::uint32_t>(e.sent) >= n || !eligible(static_cast<std::uint32_t>(e.sent), now)))
+    return true;
+  if (e.ack.valid) {
+    if (e.ack.flow >= n) return true;
+    const std::uint32_t started = e.sent == static_cast<int>(e.ack.flow) ? 1 : 0;  // step 2 came first
+    if (flows_[e.ack.flow].outstanding + started == 0) return true;
+  }
+  return false;
+}
+
+bool MvcmFlowCtrl::commit(Cycle now, const Events& e) {
+  const std::uint32_t n = p_.num_flows;
+  bool ok = true;
+  // The start must have been eligible at the start of the cycle: decided before the restarts.
+  const bool sent_ok =
+      e.sent < 0 || (static_cast<std::uint32_t>(e.sent) < n && eligible(static_cast<std::uint32_t>(e.sent), now));
+  for (std::size_t k = 0; k < e.num_restarts; ++k) {
+    if (e.restarts[k] < n) generated(e.restarts[k], true);
+    else ok = false;
+  }
+  if (e.sent >= 0) {
+    if (sent_ok) sent(static_cast<std::uint32_t>(e.sent), now);
+    else ok = false;
+  }
+  if (e.ack.valid) {
+    if (e.ack.flow < n && flows_[e.ack.flow].outstanding > 0) ack(e.ack.flow, now, e.ack.kind);
+    else ok = false;
+  }
+  error_ = error_ || !ok;
+  return ok;
 }
 
 }  // namespace ccnet::blocks

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "blocks/mvcm_flow_ctrl.hpp"
+#include "core/rng.hpp"
 #include "cc/mvcm/mvcm.hpp"
 #include "support/fake_api.hpp"
 
@@ -198,6 +199,110 @@ TEST_CASE("MVCM V3: the source state machine, step by step (DW_max 2, k 4, n 5, 
   }
 }
 
+TEST_CASE("MvcmFlowCtrl::commit: one clock edge, events in order, contract violations", "[mvcm][unit]") {
+  using Events = MvcmFlowCtrl::Events;
+  const MvcmFlowCtrlParams p{3, 2, 4, 3, 10};
+  SECTION("a start and its flow's ACK in one edge: the start comes first") {
+    MvcmFlowCtrl c(p);
+    Events e;
+    e.sent = 1;
+    e.ack = {true, 1, MvcmAck::Warm};
+    CHECK_FALSE(c.violation(0, e));
+    CHECK(c.commit(0, e));
+    CHECK(c.outstanding(1) == 0);
+    CHECK(c.window(1) == 1);
+    CHECK_FALSE(c.error());
+  }
+  SECTION("an ACK for a flow with nothing outstanding changes nothing and sets the error") {
+    MvcmFlowCtrl c(p);
+    Events e;
+    e.sent = 0;
+    e.ack = {true, 2, MvcmAck::Hot};
+    CHECK(c.violation(0, e));
+    CHECK_FALSE(c.commit(0, e));
+    CHECK(c.error());
+    CHECK(c.outstanding(0) == 1);  // the valid start still applies
+    CHECK(c.window(2) == 2);
+    c.reset();
+    CHECK_FALSE(c.error());
+  }
+  SECTION("a start on a flow that is not eligible, or a lane naming no flow, is a violation") {
+    MvcmFlowCtrl c(p);
+    Events e;
+    e.sent = 0;
+    REQUIRE(c.commit(0, e));
+    REQUIRE(c.commit(1, e));
+    CHECK(c.violation(2, e));  // window of 2 full
+    CHECK_FALSE(c.commit(2, e));
+    CHECK(c.outstanding(0) == 2);
+    MvcmFlowCtrl d(p);
+    Events bad;
+    bad.sent = 3;
+    CHECK(d.violation(0, bad));
+    bad.sent = -1;
+    bad.ack = {true, 3, MvcmAck::Cold};
+    CHECK(d.violation(0, bad));
+    const std::uint32_t nowhere[] = {1, 7};
+    Events r;
+    r.restarts = nowhere;
+    r.num_restarts = 2;
+    CHECK(d.violation(0, r));
+    CHECK_FALSE(d.commit(0, r));
+  }
+  SECTION("restarts come first, on the state at the start of the cycle") {
+    MvcmFlowCtrl c(p);
+    Cycle t = 0;
+    for (int i = 0; i < 3; ++i) send_and_ack(c, t, MvcmAck::Hot);  // DW 1, number_WS 4 (1, then x4)
+    REQUIRE(c.waiting_slots(0) == 4);
+    const std::uint32_t flow0[] = {0};
+    Events e;
+    e.restarts = flow0;
+    e.num_restarts = 1;
+    e.sent = 0;  // still waiting at the start of the cycle: not eligible, even though restarted
+    CHECK(c.violation(t, e));
+    CHECK_FALSE(c.commit(t, e));
+    CHECK(c.window(0) == 2);  // the restart applied
+    CHECK(c.outstanding(0) == 0);
+    CHECK(c.eligible(0, t + 1));
+    // A restart, a start and that packet's ACK in one edge: restored, sent, then the ACK acts.
+    e.ack = {true, 0, MvcmAck::Warm};
+    CHECK(c.commit(t + 1, e));
+    CHECK(c.window(0) == 1);
+    CHECK(c.outstanding(0) == 0);
+    // A restart on a flow with a packet outstanding does nothing, even if its ACK ends it.
+    Events s;
+    s.sent = 0;
+    REQUIRE(c.commit(t + 2, s));
+    Events h;
+    h.restarts = flow0;
+    h.num_restarts = 1;
+    h.ack = {true, 0, MvcmAck::Hot};
+    CHECK(c.commit(t + 3, h));
+    CHECK(c.window(0) == 1);
+    CHECK(c.waiting_slots(0) == 1);
+  }
+  SECTION("violation() predicts commit() on random edges; the invariants hold") {
+    RngStream rng(12345, "mvcm_flow_ctrl");
+    auto draw = [&rng](std::uint32_t n) { return static_cast<std::uint32_t>(rng.below(n)); };
+    MvcmFlowCtrl c(p);
+    std::uint32_t restarts[2];
+    for (Cycle now = 0; now < 5000; ++now) {
+      Events e;
+      e.sent = draw(5) == 0 ? static_cast<int>(draw(4)) : -1;  // flow 3 names no flow
+      if (draw(3) == 0) e.ack = {true, draw(4), static_cast<MvcmAck>(draw(3))};
+      e.num_restarts = draw(6) == 0 ? 1 + draw(2) : 0;
+      for (std::size_t k = 0; k < e.num_restarts; ++k) restarts[k] = draw(4);
+      e.restarts = restarts;
+      const bool predicted = c.violation(now, e);
+      CHECK(predicted == !c.commit(now, e));
+      for (std::uint32_t f = 0; f < 3; ++f) {
+        CHECK(c.outstanding(f) <= c.window(f));
+        if (c.waiting_slots(f) > 0) CHECK(c.window(f) == 1);
+      }
+    }
+  }
+}
+
 TEST_CASE("MVCM V4: switch thresholds in 64 B credits (1 KB buffers, 278 B = 5-credit packets)", "[mvcm][hooks]") {
   test::FakeNetwork net;
   auto mech = net.make("{mechanism: mvcm}");
@@ -320,22 +425,27 @@ TEST_CASE("MVCM NIC: the ACK echoes MB and VB; ACK marks drive the window and wa
   CHECK(policy->pick(src.cycle) == -1);  // DW_max = 2 packets outstanding
   Packet& cold = net.packets.control(PacketKind::Ack, d, 3, 1, 0);
   cold.flags = 0;
+  // ACKs take effect at the clock edge ending their cycle (the hardware's timing). Two in one
+  // cycle: the second waits for the next edge.
   src.cycle = 50;
-  sh->on_control(src, ack);  // hot: DW 2 -> 1, one outstanding: closed
-  CHECK(policy->pick(src.cycle) == -1);
-  sh->on_control(src, ack);  // hot at DW 1: one waiting slot of 100 cycles from now
-  CHECK(policy->pick(src.cycle) == -1);
-  src.cycle = 149;
-  CHECK(policy->pick(src.cycle) == -1);
-  src.cycle = 150;
-  CHECK(policy->pick(src.cycle) == 3);
-  policy->commit(src.cycle, 3, 18);
+  sh->on_control(src, ack);  // hot: DW 2 -> 1 at edge 50, one outstanding: closed
+  sh->on_control(src, ack);  // hot at DW 1 at edge 51: one waiting slot of 100 cycles from 51
+  policy->commit(50, -1, 0);
+  CHECK(policy->pick(51) == -1);
+  policy->commit(51, -1, 0);
+  CHECK(policy->pick(52) == -1);
+  CHECK(policy->pick(150) == -1);
+  CHECK(policy->pick(151) == 3);
+  policy->commit(151, 3, 18);
   src.cycle = 200;
-  sh->on_control(src, cold);  // cold: the slots go at once
-  CHECK(policy->pick(src.cycle) == 3);
+  sh->on_control(src, cold);  // cold: the slots go at once (at this edge)
+  CHECK(policy->pick(200) == -1);  // one outstanding in a window of 1 until the edge
+  policy->commit(200, -1, 0);
+  CHECK(policy->pick(201) == 3);
   const Json c = counters_json(sc);
   CHECK(c["acks_hot"] == 2);
   CHECK(c["acks_cold"] == 1);
+  CHECK(c["acks_deferred"] == 1);
   CHECK(c["waiting_slots_started"] == 1);
   CHECK(c["outstanding_peak"] == 2);
   CHECK(c["dw_max"] == 2);

@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -426,7 +427,11 @@ class SourcePolicy : public InjectionPolicy {
   virtual void generated(NodeId, bool /*queue_was_empty*/) {}
 };
 
-// MVCM: the dynamic window and waiting slots (blocks/mvcm_flow_ctrl).
+// MVCM: the dynamic window and waiting slots (blocks/mvcm_flow_ctrl, the core of
+// rtl/ccn_mvcm_flow_ctrl.sv). As in the hardware, a cycle's ACK and restarts take effect at its
+// clock edge (MvcmFlowCtrl::commit): eligibility during a cycle is that of the state at its start.
+// A second ACK in one cycle (possible only when a NIC drains stalled ejection lanes) waits in a
+// FIFO for the next edge, as in front of the RTL's single ACK lane (counted: acks_deferred).
 class WindowSource : public SourcePolicy {
  public:
   WindowSource(const blocks::MvcmFlowCtrlParams& fp, bool reset_on_empty, CounterSet& c)
@@ -439,6 +444,7 @@ class WindowSource : public SourcePolicy {
         ws_peak_(c.counter("waiting_slots_peak", CounterSet::Merge::Max)),
         flow_cycles_(c.counter("outstanding_flow_cycles")),
         active_cycles_(c.counter("active_flow_cycles")),
+        deferred_(c.counter("acks_deferred")),
         dw_(fp.num_flows, fp.dw_max),
         ws_(fp.num_flows, 0),
         outstanding_(fp.num_flows, 0) {}
@@ -446,33 +452,45 @@ class WindowSource : public SourcePolicy {
   int pick(Cycle now) const override {
     return sched_.pick([&](std::uint32_t f) { return ctrl_.eligible(f, now); });
   }
+  bool clocked() const override { return true; }
   void commit(Cycle now, int granted, std::uint32_t) override {
-    if (granted < 0) return;
-    const auto f = static_cast<std::uint32_t>(granted);
+    if (granted < 0 && acks_.empty() && restart_flows_.empty()) return;
     integrate(now);
-    if (ctrl_.outstanding(f) == 0) ++active_;
-    ++total_outstanding_;
-    ctrl_.sent(f, now);
-    sched_.granted(f);
-    outstanding_peak_ = std::max<std::uint64_t>(outstanding_peak_, ctrl_.outstanding(f));
-    show(f);
-  }
-  void ack(NodeId f, Cycle now, MvcmAck kind) override {
-    integrate(now);
-    const bool had_ws = ctrl_.waiting_slots(f) > 0;
-    ctrl_.ack(f, now, kind);
-    --total_outstanding_;
-    if (ctrl_.outstanding(f) == 0) --active_;
-    const std::uint64_t ws = ctrl_.waiting_slots(f);
-    if (ws > 0 && !had_ws) ++ws_started_;
-    ws_peak_ = std::max(ws_peak_, ws);
-    show(f);
-  }
-  void generated(NodeId f, bool queue_was_empty) override {
-    if (reset_on_empty_ && ctrl_.generated(f, queue_was_empty)) {
-      ++restarts_;
+    blocks::MvcmFlowCtrl::Events e;
+    e.sent = granted;
+    if (!acks_.empty()) {
+      e.ack = acks_.front();
+      acks_.pop_front();
+    }
+    e.restarts = restart_flows_.data();
+    e.num_restarts = restart_flows_.size();
+    const bool had_ws = e.ack.valid && ctrl_.waiting_slots(e.ack.flow) > 0;
+    for (std::uint32_t f : restart_flows_)
+      if (ctrl_.outstanding(f) == 0) ++restarts_;  // a restart applies to a flow with nothing outstanding
+    if (!ctrl_.commit(now, e))
+      throw ModelError(fmt::format("mvcm source: flow controller contract broken at cycle {} (start of flow {}, ACK from {})", now,
+                                         granted, e.ack.valid ? static_cast<int>(e.ack.flow) : -1));
+    if (granted >= 0) {
+      const auto f = static_cast<std::uint32_t>(granted);
+      sched_.granted(f);
+      outstanding_peak_ = std::max<std::uint64_t>(outstanding_peak_, ctrl_.outstanding(f));
       show(f);
     }
+    if (e.ack.valid) {
+      const std::uint64_t ws = ctrl_.waiting_slots(e.ack.flow);
+      if (ws > 0 && !had_ws) ++ws_started_;
+      ws_peak_ = std::max(ws_peak_, ws);
+      show(e.ack.flow);
+    }
+    for (std::uint32_t f : restart_flows_) show(f);
+    restart_flows_.clear();
+  }
+  void ack(NodeId f, Cycle, MvcmAck kind) override {
+    if (!acks_.empty()) ++deferred_;  // waits behind an earlier ACK
+    acks_.push_back({true, f, kind});
+  }
+  void generated(NodeId f, bool queue_was_empty) override {
+    if (reset_on_empty_ && queue_was_empty) restart_flows_.push_back(f);
   }
   void trace(TraceSink& s) override {
     s.value(throttled_, "mvcm.throttled_flows");
@@ -488,28 +506,36 @@ class WindowSource : public SourcePolicy {
  private:
   static constexpr std::uint32_t kTracedFlows = 64;  // per-flow waveforms for the first flows only
   // Time-average of packets outstanding per flow with something outstanding (omega measured,
-  // paper 001 section 4.3.2): sums of outstanding packets and active flows over cycles.
+  // paper 001 section 4.3.2): sums of outstanding packets and active flows over cycles, from the
+  // state the flow controller holds (updated at edges).
   void integrate(Cycle now) {
     flow_cycles_ += total_outstanding_ * (now - last_);
     active_cycles_ += active_ * (now - last_);
     last_ = now;
   }
-  // Waveform copies of one flow's state and the NIC's throttled/waiting flow counts.
+  // Waveform copies of one flow's state, the NIC's throttled/waiting flow counts and the
+  // outstanding totals.
   void show(std::uint32_t f) {
     const bool was_throttled = dw_[f] < ctrl_.params().dw_max || ws_[f] > 0, was_waiting = ws_[f] > 0;
+    const std::uint32_t was_outstanding = outstanding_[f];
     dw_[f] = ctrl_.window(f);
     ws_[f] = static_cast<std::uint32_t>(std::min<std::uint64_t>(ctrl_.waiting_slots(f), 0xffffffffu));
     outstanding_[f] = ctrl_.outstanding(f);
     const bool throttled = dw_[f] < ctrl_.params().dw_max || ws_[f] > 0, waiting = ws_[f] > 0;
     throttled_ += static_cast<std::uint32_t>(throttled) - static_cast<std::uint32_t>(was_throttled);
     waiting_ += static_cast<std::uint32_t>(waiting) - static_cast<std::uint32_t>(was_waiting);
+    total_outstanding_ += outstanding_[f];
+    total_outstanding_ -= was_outstanding;
+    active_ += static_cast<std::uint64_t>(outstanding_[f] > 0) - static_cast<std::uint64_t>(was_outstanding > 0);
   }
   blocks::MvcmFlowCtrl ctrl_;
   FlowScheduler sched_;
   bool reset_on_empty_;
-  std::uint64_t &restarts_, &ws_started_, &outstanding_peak_, &ws_peak_, &flow_cycles_, &active_cycles_;
+  std::uint64_t &restarts_, &ws_started_, &outstanding_peak_, &ws_peak_, &flow_cycles_, &active_cycles_, &deferred_;
   std::uint64_t total_outstanding_ = 0, active_ = 0;
   Cycle last_ = 0;
+  std::deque<blocks::MvcmFlowCtrl::AckLane> acks_;  // ACKs waiting for an edge (normally at most one)
+  std::vector<std::uint32_t> restart_flows_;       // this cycle's restart lanes
   std::vector<std::uint32_t> dw_, ws_, outstanding_;
   std::uint32_t throttled_ = 0, waiting_ = 0;
 };
