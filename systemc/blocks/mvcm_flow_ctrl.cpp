@@ -10,6 +10,9 @@ namespace {
 // Without a limit, number_WS still stops growing where a waiting interval would exceed 2^40
 // cycles (about 18 minutes at 1 GHz): longer than any run, and never an overflow.
 constexpr Cycle kLongestInterval = Cycle{1} << 40;
+
+// An ACK lane's class is one of the three (the RTL's code 3 is none).
+bool known(MvcmAck kind) { return static_cast<unsigned>(kind) < static_cast<unsigned>(hw::kNumMvcmAckCodes); }
 }  // namespace
 
 MvcmFlowCtrl::MvcmFlowCtrl(const MvcmFlowCtrlParams& p) : p_(p) {
@@ -97,7 +100,7 @@ bool MvcmFlowCtrl::violation(Cycle now, const Events& e) const {
   if (e.sent >= 0 && (static_cast<std::uint32_t>(e.sent) >= n || !eligible(static_cast<std::uint32_t>(e.sent), now)))
     return true;
   if (e.ack.valid) {
-    if (e.ack.flow >= n) return true;
+    if (e.ack.flow >= n || !known(e.ack.kind)) return true;
     const std::uint32_t started = e.sent == static_cast<int>(e.ack.flow) ? 1 : 0;  // step 2 came first
     if (flows_[e.ack.flow].outstanding + started == 0) return true;
   }
@@ -119,7 +122,7 @@ bool MvcmFlowCtrl::commit(Cycle now, const Events& e) {
     else ok = false;
   }
   if (e.ack.valid) {
-    if (e.ack.flow < n && flows_[e.ack.flow].outstanding > 0) ack(e.ack.flow, now, e.ack.kind);
+    if (e.ack.flow < n && known(e.ack.kind) && flows_[e.ack.flow].outstanding > 0) ack(e.ack.flow, now, e.ack.kind);
     else ok = false;
   }
   error_ = error_ || !ok;

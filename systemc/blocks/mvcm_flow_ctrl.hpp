@@ -31,7 +31,7 @@
 //      (a restart only makes a flow more eligible);
 //   3. the ACK lane (one ACK per cycle: a NIC's ejection port completes at most one packet).
 // A lane that breaks the contract (a start on a flow that was not eligible, an ACK with nothing
-// outstanding after step 2, any lane naming no flow) changes nothing, commit() returns false and
+// outstanding after step 2 or of no class, any lane naming no flow) changes nothing, commit() returns false and
 // the sticky error flag is set (the RTL's violation_o, error_o and assertions).
 #pragma once
 
@@ -77,7 +77,8 @@ class MvcmFlowCtrl {
   // Restarts the flow if nothing is outstanding either (returns true then).
   bool generated(std::uint32_t f, bool queue_empty);
 
-  // One cycle's events (commit()). Flow numbers may name no flow (>= num_flows): a violation.
+  // One cycle's events (commit()). Flow numbers may name no flow (>= num_flows) and an ACK's
+  // class may be none of the three (static_cast<MvcmAck>(3)): violations.
   struct AckLane {
     bool valid = false;
     std::uint32_t flow = 0;
