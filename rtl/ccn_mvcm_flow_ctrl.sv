@@ -123,14 +123,13 @@ module ccn_mvcm_flow_ctrl #(
   logic              start_bad, ack_bad;
   logic [NumRestart-1:0] restart_bad;
 
-  always_comb begin : p_start_ok
-    start_ok = 1'b0;
-    for (int unsigned f = 0; f < NumFlows; f++) begin
-      if (start_flow_i == IdxW'(f)) begin
-        start_ok = eligible[f];
-      end
-    end
+  // The start's flow, one-hot (all zero when it names no flow); the eligibility check is an
+  // AND-OR over the flows, not a chain of multiplexers.
+  logic [NumFlows-1:0] start_sel;
+  for (genvar f = 0; f < NumFlows; f++) begin : gen_start_sel
+    assign start_sel[f] = start_flow_i == IdxW'(f);
   end
+  assign start_ok = |(start_sel & eligible);
 
   assign ack_kind_ok = 32'(ack_kind_i) < ccn_pkg::NumMvcmAcks;
   assign start_bad   = start_valid_i && !start_ok;
@@ -161,7 +160,7 @@ module ccn_mvcm_flow_ctrl #(
     assign restarted = restart && out_q[f*DwW +: DwW] == '0;
     assign dw_r      = restarted ? DwW'(DwMax) : dw_q[f*DwW +: DwW];
     assign inc_r     = restarted ? '0 : inc_q[f*IncW +: IncW];
-    assign out_s     = out_q[f*DwW +: DwW] + DwW'(start_valid_i && start_ok && start_flow_i == IdxW'(f));
+    assign out_s     = out_q[f*DwW +: DwW] + DwW'(start_valid_i && start_sel[f] && eligible[f]);
     assign ack_here  = ack_valid_i && ack_kind_ok && ack_flow_i == IdxW'(f);
     assign ack_empty[f] = ack_here && out_s == '0;
 

@@ -20,12 +20,14 @@ from dataclasses import dataclass
 RECORD = "run.json"
 LOG = "ccnet.log"
 
-# ccnet's exit statuses (docs/outputs.md), and those after which stats.json holds the run's result.
-RESULT_EXITS = {0}
+# ccnet's exit statuses (docs/outputs.md), and those after which stats.json holds the run's result
+# (4: the network did not drain, saturated; stats.json says drained: false).
+RESULT_EXITS = {0, 4}
 EXIT_MEANING = {
     1: "error",
     2: "configuration or option error",
     3: "model error",
+    4: "not drained (saturated)",
     130: "interrupted (SIGINT)",
     143: "terminated (SIGTERM)",
 }

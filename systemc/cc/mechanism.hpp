@@ -108,6 +108,10 @@ class Mechanism : public VnetClassifier {
   // Whether source NICs keep every unacknowledged data packet for retransmission (lossy
   // mechanisms). Requires ACKs.
   virtual bool keeps_retransmit_buffer() const { return false; }
+  // The longest a source's injection policy may legitimately keep a ready send queue waiting
+  // between two packets (e.g. a rate limiter's largest inter-packet delay), in cycles. The run's
+  // watchdogs allow for it, so a throttled network is not reported as stuck (docs/outputs.md).
+  virtual Cycle max_injection_gap() const { return 0; }
 };
 
 // `cc:` section parameters; each mechanism registers a params struct deriving from this.

@@ -1,5 +1,6 @@
 #include "core/config.hpp"
 
+#include <cstdio>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -60,15 +61,33 @@ void BindContext::record_override(const std::string& path, const std::string& te
   overrides_[path] = text;
 }
 
+namespace {
+// Keys and values quoted in a message may hold anything a file holds: control characters are
+// escaped so that a message stays one readable line.
+std::string printable(const std::string& s) {
+  std::string out;
+  for (const unsigned char c : s) {
+    if (c < 0x20 || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+}  // namespace
+
 void BindContext::fail(const YAML::Node& node, const std::string& path, const std::string& what) const {
   const std::string ov = override_for(path);
   const std::string loc = ov.empty() ? where(node) : ov;
-  throw ConfigError(loc + ": " + (path.empty() ? std::string("(top level)") : path) + ": " + what);
+  throw ConfigError(loc + ": " + (path.empty() ? std::string("(top level)") : printable(path)) + ": " + printable(what));
 }
 
 void BindContext::fail(const std::string& path, const std::string& what) const {
   const std::string ov = override_for(path);
-  throw ConfigError((ov.empty() ? where(path) : ov) + ": " + path + ": " + what);
+  throw ConfigError((ov.empty() ? where(path) : ov) + ": " + printable(path) + ": " + printable(what));
 }
 
 void Schema::apply_defaults(void* obj) const {
@@ -97,6 +116,12 @@ void Schema::bind(void* obj, const YAML::Node& node, BindContext& ctx, const std
     }
     field->bind(obj, it->second, ctx, sub);
   }
+}
+
+Json Schema::describe() const {
+  Json keys = Json::object();
+  for (const auto& f : fields_) keys[f->key()] = f->describe();
+  return {{"doc", doc_}, {"keys", keys}};
 }
 
 Json Schema::dump(const void* obj) const {
@@ -177,6 +202,33 @@ void apply_override(YAML::Node root, const std::string& text, BindContext& ctx,
 
 }  // namespace
 
+namespace {
+
+// yaml-cpp keeps every pair of a map with a repeated key (lookups find the first, binding saw
+// the last): a repeated key is a mistake whichever value was meant, so it is an error.
+// `budget` bounds the walk: aliases can make a short document expand exponentially.
+void reject_duplicate_keys(const YAML::Node& node, const std::string& path, const BindContext& ctx, long& budget) {
+  if (--budget < 0)
+    ctx.fail(node, path, "the document expands to more than 10^6 values (through aliases?); not a configuration");
+  if (node.IsSequence()) {
+    for (std::size_t i = 0; i < node.size(); ++i)
+      reject_duplicate_keys(node[i], path + "[" + std::to_string(i) + "]", ctx, budget);
+  } else if (node.IsMap()) {
+    std::map<std::string, int> lines;  // key -> line of its first occurrence
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      const std::string key = it->first.IsScalar() ? it->first.Scalar() : std::string();
+      const std::string sub = join_path(path, key);
+      if (!it->first.IsScalar()) ctx.fail(it->first, path, "a key must be a plain name, got a " + yaml_type_name(it->first));
+      const auto [first, inserted] = lines.emplace(key, it->first.Mark().line + 1);
+      if (!inserted)
+        ctx.fail(it->first, sub, "duplicate key '" + key + "' (first given on line " + std::to_string(first->second) + ")");
+      reject_duplicate_keys(it->second, sub, ctx, budget);
+    }
+  }
+}
+
+}  // namespace
+
 YAML::Node load_document(const std::string& file, const std::vector<std::string>& overrides,
                          BindContext& ctx) {
   YAML::Node root;
@@ -184,11 +236,16 @@ YAML::Node load_document(const std::string& file, const std::vector<std::string>
   if (!in) throw ConfigError(file + ": cannot open config file");
   try {
     root = YAML::Load(in);
-  } catch (const YAML::ParserException& e) {
-    throw ConfigError(file + ":" + std::to_string(e.mark.line + 1) + ": YAML syntax error: " + e.msg);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(file + (e.mark.is_null() ? "" : ":" + std::to_string(e.mark.line + 1)) + ": YAML syntax error: " + e.msg);
   }
-  if (root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
-  if (!root.IsMap()) throw ConfigError(file + ": the top level must be a map of sections");
+  if (root.IsNull()) {
+    ctx.set_empty_document();
+    root = YAML::Node(YAML::NodeType::Map);
+  }
+  long budget = 1000000;
+  reject_duplicate_keys(root, "", ctx, budget);
+  if (!root.IsMap()) ctx.fail(root, "", "expected a map of sections, got a " + yaml_type_name(root));
   std::set<std::string> seen;
   for (const auto& o : overrides) {
     apply_override(root, o, ctx, seen);

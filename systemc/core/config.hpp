@@ -4,6 +4,7 @@
 // docs/config.md. Unknown keys, wrong types and out-of-range values are errors.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -44,9 +45,13 @@ class BindContext {
   void record(const std::string& path, const YAML::Node& node);
   void record_override(const std::string& path, const std::string& text);
   const std::string& file() const { return file_; }
+  // The file held no settings at all (empty, or only comments): everything takes its default.
+  void set_empty_document() { empty_document_ = true; }
+  bool empty_document() const { return empty_document_; }
 
  private:
   std::string file_;
+  bool empty_document_ = false;
   // The --set override that supplied this path or one of its parents ("" if none).
   std::string override_for(const std::string& path) const;
   std::map<std::string, std::string> where_;      // key path -> "file:line"
@@ -69,6 +74,9 @@ class Field {
   virtual std::string default_text() const = 0;
   // Nested schemas for documentation (sections, lists of sections, polymorphic sections).
   virtual void nested(std::vector<std::pair<std::string, const Schema*>>& /*out*/) const {}
+  // Machine-readable declaration (`ccnet list --json`): kind, default, range or choices, nested
+  // schemas; tools (scripts/soak, scripts/fuzz) discover keys and registered names from it.
+  virtual Json describe() const = 0;
 
  private:
   std::string key_, doc_;
@@ -85,6 +93,8 @@ class Schema {
   void bind(void* obj, const YAML::Node& node, BindContext& ctx, const std::string& path,
             const std::vector<std::string>& ignored = {}) const;
   Json dump(const void* obj) const;
+  // {"doc": ..., "keys": {key: Field::describe()}}.
+  Json describe() const;
   const std::vector<std::unique_ptr<Field>>& fields() const { return fields_; }
   const std::string& doc() const { return doc_; }
   void add(std::unique_ptr<Field> f) { fields_.push_back(std::move(f)); }
@@ -147,6 +157,10 @@ V parse_scalar(const YAML::Node& node, BindContext& ctx, const std::string& path
       double d;
       if (!YAML::convert<double>::decode(node, d))
         ctx.fail(node, path, "expected a number, got '" + text + "'");
+      // NaN compares false with everything and would pass the range check below; an infinity
+      // passes it when the range is unbounded. Neither is a usable setting.
+      if (!std::isfinite(d))
+        ctx.fail(node, path, "expected a finite number, got '" + text + "'");
       if (d < static_cast<double>(range.min) || d > static_cast<double>(range.max))
         ctx.fail(node, path, "value " + text + " out of range [" + number_text(range.min) +
                                  ", " + number_text(range.max) + "]");
@@ -157,9 +171,19 @@ V parse_scalar(const YAML::Node& node, BindContext& ctx, const std::string& path
       std::size_t used = 0;
       bool ok = !text.empty();
       try {
-        long long ll = std::stoll(text, &used, 0);
-        d = static_cast<long double>(ll);
+        if constexpr (std::is_unsigned_v<V>) {
+          if (text[0] == '-') {  // stoull would wrap a negative value around
+            d = static_cast<long double>(std::stoll(text, &used, 0));
+          } else {
+            d = static_cast<long double>(std::stoull(text, &used, 0));
+          }
+        } else {
+          d = static_cast<long double>(std::stoll(text, &used, 0));
+        }
         ok = ok && used == text.size();
+      } catch (const std::out_of_range&) {
+        d = text[0] == '-' ? -HUGE_VALL : HUGE_VALL;  // beyond 64 bits: reported as out of range below
+        used = text.size();
       } catch (...) {
         ok = false;
         d = 0;
@@ -171,6 +195,19 @@ V parse_scalar(const YAML::Node& node, BindContext& ctx, const std::string& path
       return static_cast<V>(d);
     }
   }
+}
+
+template <class V>
+Json describe_scalar(const std::string& doc, V def, const Range<V>& r) {
+  Json j = {{"kind", std::is_same_v<V, bool> ? "bool" : std::is_floating_point_v<V> ? "number" : "integer"}};
+  j["default"] = def;
+  if constexpr (!std::is_same_v<V, bool>) {
+    j["min"] = r.min;
+    j["max"] = r.max;
+    j["allow_inf"] = r.allow_inf;
+  }
+  j["doc"] = doc;
+  return j;
 }
 
 template <class V>
@@ -209,6 +246,7 @@ class ScalarField : public Field {
   }
   std::string type_text() const override { return scalar_type_text(range_); }
   std::string default_text() const override { return number_text(def_); }
+  Json describe() const override { return describe_scalar(doc(), def_, range_); }
 
  private:
   V T::*m_;
@@ -228,6 +266,7 @@ class StringField : public Field {
   }
   Json dump(const void* obj) const override { return static_cast<const T*>(obj)->*m_; }
   std::string type_text() const override { return "string"; }
+  Json describe() const override { return {{"kind", "string"}, {"default", def_}, {"doc", doc()}}; }
   std::string default_text() const override { return def_.empty() ? "\"\"" : def_; }
 
  private:
@@ -253,6 +292,11 @@ class ChoiceField : public Field {
   }
   Json dump(const void* obj) const override { return name_of(static_cast<const T*>(obj)->*m_); }
   std::string type_text() const override { return "one of " + names(); }
+  Json describe() const override {
+    Json c = Json::array();
+    for (const auto& ch : choices_) c.push_back(ch.first);
+    return {{"kind", "choice"}, {"choices", c}, {"default", name_of(def_)}, {"doc", doc()}};
+  }
   std::string default_text() const override { return name_of(def_); }
 
  private:
@@ -296,6 +340,13 @@ class ScalarListField : public Field {
     return j;
   }
   std::string type_text() const override { return "list of " + scalar_type_text(range_); }
+  Json describe() const override {
+    Json j = {{"kind", "list"}, {"element", describe_scalar(std::string(), V{}, range_)}, {"doc", doc()}};
+    j["element"].erase("default");
+    j["element"].erase("doc");
+    j["default"] = def_;
+    return j;
+  }
   std::string default_text() const override {
     std::string s = "[";
     for (std::size_t i = 0; i < def_.size(); ++i) s += (i ? ", " : "") + number_text(def_[i]);
@@ -330,6 +381,7 @@ class StringListField : public Field {
   }
   Json dump(const void* obj) const override { return static_cast<const T*>(obj)->*m_; }
   std::string type_text() const override { return "list of names"; }
+  Json describe() const override { return {{"kind", "names"}, {"default", def_}, {"doc", doc()}}; }
   std::string default_text() const override {
     std::string s = "[";
     for (std::size_t i = 0; i < def_.size(); ++i) s += (i ? ", " : "") + def_[i];
@@ -395,6 +447,15 @@ class NamedValuesField : public Field {
     return j;
   }
   std::string type_text() const override { return "map of name to " + scalar_type_text(range_); }
+  Json describe() const override {
+    Json j = {{"kind", "named"}, {"element", describe_scalar(std::string(), V{}, range_)}, {"doc", doc()}};
+    j["element"].erase("default");
+    j["element"].erase("doc");
+    Json d = Json::object();
+    for (const auto& [name, value] : def_) d[name] = value;
+    j["default"] = d;
+    return j;
+  }
   std::string default_text() const override {
     std::string s = "{";
     for (std::size_t i = 0; i < def_.size(); ++i) s += (i ? ", " : "") + def_[i].first + ": " + number_text(def_[i].second);
@@ -418,6 +479,12 @@ class SectionField : public Field {
   }
   Json dump(const void* obj) const override { return S::schema().dump(&(static_cast<const T*>(obj)->*m_)); }
   std::string type_text() const override { return "section"; }
+  Json describe() const override {
+    Json j = S::schema().describe();
+    j["kind"] = "section";
+    j["doc"] = doc();
+    return j;
+  }
   std::string default_text() const override { return ""; }
   void nested(std::vector<std::pair<std::string, const Schema*>>& out) const override {
     out.emplace_back(key(), &S::schema());
@@ -453,6 +520,13 @@ class SectionListField : public Field {
     return j;
   }
   std::string type_text() const override { return "list of sections"; }
+  Json describe() const override {
+    Json j = S::schema().describe();
+    j["kind"] = "sections";
+    j["min_size"] = min_size_;
+    j["doc"] = doc();
+    return j;
+  }
   std::string default_text() const override { return "[]"; }
   void nested(std::vector<std::pair<std::string, const Schema*>>& out) const override {
     out.emplace_back(key() + "[]", &S::schema());
@@ -510,6 +584,11 @@ class PolyField : public Field {
     return j;
   }
   std::string type_text() const override { return "section selected by `" + selector_ + "`"; }
+  Json describe() const override {
+    Json opts = Json::object();
+    for (const auto& [name, e] : Registry<PolyEntry<Base>>::instance().entries()) opts[name] = e.schema->describe();
+    return {{"kind", "poly"}, {"selector", selector_}, {"default", def_}, {"options", opts}, {"doc", doc()}};
+  }
   std::string default_text() const override { return selector_ + ": " + def_; }
   void nested(std::vector<std::pair<std::string, const Schema*>>& out) const override {
     for (const auto& [name, e] : Registry<PolyEntry<Base>>::instance().entries())

@@ -6,6 +6,7 @@
 // all delivered (or the drain limit).
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,9 @@ class NetworkStats {
   bool in_window(Cycle c) const { return c >= window_begin_ && c < window_end_; }
   Cycle window_begin() const { return window_begin_; }
   Cycle window_end() const { return window_end_; }
+  // Ends the measurement window early (at `now`, if it is still open): a run interrupted in the
+  // window reports rates over the part that ran.
+  void end_window(Cycle now) { window_end_ = std::max(window_begin_, std::min(window_end_, now)); }
 
   void message_created(NodeId src, std::uint8_t cls, std::uint32_t flits, Cycle now);
   void packet_injected(const Packet& p, Cycle now);
@@ -37,6 +41,7 @@ class NetworkStats {
   // Data packets delivered so far (all of them, any creation time).
   std::uint64_t data_packets_delivered() const { return ejected_data_packets_total_; }
   std::uint64_t flits_ejected_total() const { return ejected_flits_total_; }
+  std::uint64_t data_flits_ejected_total() const { return ejected_data_flits_total_; }
 
   // Results (see docs/outputs.md). `class_sources[c]` lists the source nodes of class c.
   Json latency_json() const;

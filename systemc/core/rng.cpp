@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 namespace ccnet {
 
@@ -22,6 +23,7 @@ RngStream::RngStream(std::uint64_t seed, std::string_view name) {
 std::uint64_t RngStream::next() { return xoshiro256ss(s_); }
 
 std::uint64_t RngStream::below(std::uint64_t n) {
+  if (n == 0) throw std::invalid_argument("RngStream::below(0): empty range");
   // Unbiased: reject the top partial block of the 64-bit range.
   const std::uint64_t limit = std::numeric_limits<std::uint64_t>::max() -
                               std::numeric_limits<std::uint64_t>::max() % n;
@@ -35,7 +37,7 @@ std::uint64_t RngStream::geometric(double p) {
   // Inverse transform: floor(log(U) / log(1 - p)), U in (0, 1].
   const double u = 1.0 - uniform();
   const double g = std::floor(std::log(u) / std::log1p(-p));
-  if (g >= static_cast<double>(std::numeric_limits<std::uint64_t>::max() / 2))
+  if (!(g < static_cast<double>(std::numeric_limits<std::uint64_t>::max() / 2)))  // also NaN (p <= 0)
     return std::numeric_limits<std::uint64_t>::max() / 2;
   return static_cast<std::uint64_t>(g);
 }

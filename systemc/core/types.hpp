@@ -18,6 +18,8 @@ constexpr PacketId kNoPacket = std::numeric_limits<PacketId>::max();
 constexpr PortId kNoPort = std::numeric_limits<PortId>::max();
 constexpr VcId kNoVc = std::numeric_limits<VcId>::max();
 constexpr Cycle kNever = std::numeric_limits<Cycle>::max();
+// a + b, saturating at kNever (cycle arithmetic on configured times that may be huge).
+constexpr Cycle add_cycles(Cycle a, Cycle b) { return a > kNever - b ? kNever : a + b; }
 
 // What a packet is (Packet::kind). The kernel knows two kinds and acts on them: data (a piece of
 // a host message) and the ACK a destination NIC returns for each data packet it receives

@@ -1,5 +1,8 @@
 #include "sim/config.hpp"
 
+#include <algorithm>
+
+#include "sim/memory_guard.hpp"
 #include "traffic/pattern.hpp"
 
 namespace ccnet {
@@ -16,12 +19,17 @@ const Schema& SimConfig::schema() {
     Declare<SimConfig>(s)
         .field("warmup", &SimConfig::warmup, Cycle{1000}, "cycles before the measurement window", {0, Cycle{1} << 40})
         .field("measure", &SimConfig::measure, Cycle{10000}, "measurement window in cycles", {1, Cycle{1} << 40})
-        .field("drain_limit", &SimConfig::drain_limit, Cycle{100000}, "max cycles after the window to deliver measured packets",
+        .field("drain_limit", &SimConfig::drain_limit, Cycle{100000},
+               "max cycles after the window to deliver measured packets (and, with check_quiescent, after the "
+               "traffic stops to empty the network); beyond it the run ends not drained (exit status 4)",
                {0, Cycle{1} << 40})
         .field("series_window", &SimConfig::series_window, Cycle{1000}, "time-series window in cycles (0 = no time series)",
                {0, Cycle{1} << 40})
         .field("watchdog", &SimConfig::watchdog, Cycle{20000},
-               "fail with a state dump if packets are in flight but no flit moved, or no packet but NACKs was delivered, for this many cycles", {100, Cycle{1} << 40})
+               "watchdog period: fail with a state dump if packets are in flight but no flit moves anywhere "
+               "(deadlock), or none but refusals (NACKs) is delivered (stuck: lost or livelocked packets), for this "
+               "many cycles (at least; raised for slow router stages, links and throttled sources, see docs/outputs.md)",
+               {100, Cycle{1} << 40})
         .field("check_quiescent", &SimConfig::check_quiescent, true,
                "when all traffic has stopped: wait for the network to empty and check every buffer and credit counter")
         .field("clock_ghz", &SimConfig::clock_ghz, 1.0, "router clock (1 GHz: 1 cycle = 1 ns)", {0.001, 100.0})
@@ -30,7 +38,11 @@ const Schema& SimConfig::schema() {
                "network dropped) instead of from the transmission that got through (paper 003 leaves this open; see docs/outputs.md)")
         .list("ejection_series", &SimConfig::ejection_series, std::vector<std::uint32_t>{},
               "nodes whose ejection link's utilisation (flits of any kind entering the NIC per cycle) is recorded per "
-              "series window, whole run (timeseries.ejection; e.g. the link to a hot spot)");
+              "series window, whole run (timeseries.ejection; e.g. the link to a hot spot)")
+        .field("memory_limit_mb", &SimConfig::memory_limit_mb, std::uint64_t{0},
+               "refuse a network whose estimated memory exceeds this many MB (0 = half of the machine's memory; "
+               "the estimate is in stats.json perf.memory_estimate_mb)",
+               {0, std::uint64_t{1} << 40});
     return true;
   }();
   (void)init;
@@ -131,6 +143,31 @@ std::shared_ptr<const BuiltConfig> build(const Config& c, const config::BindCont
   const Topology& topo = *b->topology;
   b->link_latency = per_class(topo, c.link.latency, "link.latency", ctx);
   b->buffer_depth = per_class(topo, c.router.buffer, "router.buffer", ctx);
+  // VCs per port, from the mechanism's virtual networks and the routing function's levels (the
+  // network creates the mechanism again, with the packet format it runs with).
+  PacketFormat format;
+  const MechanismContext mctx{topo, c.router, c.seed, c.nic.acks, format, c.link, c.nic};
+  const auto vnets = static_cast<unsigned>(c.cc.params->create(mctx)->vnets().size());
+  const unsigned levels = b->routing->vc_levels();
+  const unsigned vcs = vnets * levels * c.router.vcs_per_level;
+  if (vcs > 256)
+    ctx.fail("router.vcs_per_level", std::to_string(vcs) + " VCs per port (" + std::to_string(vnets) + " vnets x " +
+                                         std::to_string(levels) + " routing levels x " +
+                                         std::to_string(c.router.vcs_per_level) + ") exceeds 256");
+  // Memory guard, before anything walks every router: refuse what would not fit, naming the
+  // key that makes it big.
+  std::string limit_how;
+  const double limit = memory_limit_bytes(c.sim, limit_how);
+  const MemoryEstimate est = estimate_memory(c, topo, b->buffer_depth, vnets, levels, limit);
+  if (est.bytes > limit) {
+    std::string parts;
+    for (std::size_t i = 0; i < est.terms.size() && i < 3; ++i)
+      parts += (i ? "; " : "") + est.terms[i].what + " (" + human_bytes(est.terms[i].bytes) + ")";
+    ctx.fail(est.terms.front().key, "the network would need about " + est.text() + " of memory, above the limit of " +
+                                        human_bytes(limit) + " (" + limit_how + "): " + parts +
+                                        ". Make it smaller, or raise sim.memory_limit_mb");
+  }
+  b->memory_estimate = est.bytes;
   // Virtual cut-through: every buffer a packet can enter must hold a whole packet (only the
   // link classes this topology uses are checked).
   if (c.router.flow_control == FlowControl::VirtualCutThrough) {
@@ -159,8 +196,12 @@ std::shared_ptr<const BuiltConfig> build(const Config& c, const config::BindCont
     const std::string path = "traffic.classes[" + std::to_string(i) + "]";
     const auto& src = find_group(groups, c.traffic.classes[i].sources, path + ".sources", ctx);
     const auto& dst = find_group(groups, c.traffic.classes[i].destinations, path + ".destinations", ctx);
-    if (dst.size() == 1 && src.size() == 1 && src[0] == dst[0])
-      ctx.fail(path + ".destinations", "the only destination is the only source");
+    // The pattern checks that every source has somewhere to send; build it as the network will.
+    try {
+      c.traffic.classes[i].pattern.params->create(src, dst, RngStream(c.seed, "traffic." + c.traffic.classes[i].name + ".pattern"));
+    } catch (const config::ConfigError& e) {
+      ctx.fail(path + ".destinations", e.what());
+    }
     b->sources.push_back(src);
     b->destinations.push_back(dst);
   }
@@ -174,6 +215,7 @@ Config load_config(const std::string& file, const std::vector<std::string>& over
   YAML::Node root = config::load_document(file, overrides, ctx);
   Config c;
   c.file = file;
+  c.empty_file = ctx.empty_document();
   Config::schema().apply_defaults(&c);
   Config::schema().bind(&c, root, ctx, "");
   if (seed_override >= 0) c.seed = static_cast<std::uint64_t>(seed_override);
@@ -200,6 +242,37 @@ std::uint64_t router_link_latency_sum(const Config& cfg) {
   for (const auto& [name, latency] : cfg.link.latency.entries)
     if (name != kTerminalClass.name) sum += latency;
   return sum;
+}
+
+config::Json config_schema() { return Config::schema().describe(); }
+
+namespace {
+void list_names(const config::Json& schema, const std::string& path, std::string& out) {
+  for (const auto& [key, d] : schema["keys"].items()) {
+    const std::string sub = path.empty() ? key : path + "." + key;
+    const std::string kind = d["kind"];
+    if (kind == "poly") {
+      out += sub + "." + d["selector"].get<std::string>() + ":";
+      std::string sep = " ";
+      for (const auto& [name, opt] : d["options"].items()) {
+        out += sep + name;
+        sep = ", ";
+      }
+      out += "\n";
+      for (const auto& [name, opt] : d["options"].items()) list_names(opt, sub, out);
+    } else if (kind == "section") {
+      list_names(d, sub, out);
+    } else if (kind == "sections") {
+      list_names(d, sub + "[]", out);
+    }
+  }
+}
+}  // namespace
+
+std::string registered_names() {
+  std::string out;
+  list_names(config_schema(), "", out);
+  return out;
 }
 
 std::string config_reference() {

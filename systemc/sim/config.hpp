@@ -25,6 +25,7 @@ struct SimConfig {
   double clock_ghz = 1.0;
   bool latency_from_first_injection = false;
   std::vector<std::uint32_t> ejection_series;  // nodes whose ejection-link flits are recorded per series window
+  std::uint64_t memory_limit_mb = 0;  // 0: half of the machine's memory
   static const config::Schema& schema();
 };
 
@@ -40,6 +41,7 @@ struct BuiltConfig {
   std::vector<std::uint32_t> link_latency;  // per link class
   std::vector<std::uint32_t> buffer_depth;  // per link class
   std::vector<std::vector<NodeId>> sources, destinations;  // per traffic class
+  double memory_estimate = 0;  // bytes the network is expected to take once built (sim/memory_guard.hpp)
 };
 
 struct Config {
@@ -56,6 +58,7 @@ struct Config {
 
   std::string file;  // where it came from (for messages)
   std::shared_ptr<const BuiltConfig> built;  // set by load_config
+  bool empty_file = false;  // the file held no settings: every key took its default
 };
 
 // Loads, binds and validates, and builds the topology, routing function and node groups
@@ -69,5 +72,10 @@ config::Json effective_config(const Config& cfg);
 std::uint64_t router_link_latency_sum(const Config& cfg);
 // docs/config.md
 std::string config_reference();
+// The declarations as JSON (`ccnet list --json`): every key with its kind, default and range,
+// and for each polymorphic section (topology.type, cc.mechanism, ...) its registered names.
+config::Json config_schema();
+// "topology.type: dragonfly, fattree, mesh" lines, one per polymorphic section (`ccnet list`).
+std::string registered_names();
 
 }  // namespace ccnet

@@ -4,11 +4,17 @@
 //             [--watch-packet SRC.MSG[.SEQ]]... [--watch-flow SRC:DST]...   (docs/tracing.md)
 //   ccnet validate CONFIG.yaml [--set key=value]...
 //   ccnet config CONFIG.yaml [--set key=value]... [--json]
+//   ccnet list [--json]          (registered names; --json: every key with kind, default, range)
 //   ccnet docs config            (prints docs/config.md)
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -17,6 +23,7 @@
 
 #include "core/error.hpp"
 #include "core/watch.hpp"
+#include "sim/memory_guard.hpp"
 #include "sim/network.hpp"
 #include "sim/trace.hpp"
 
@@ -24,72 +31,174 @@ namespace {
 
 // Waveform and packet-watch options of `ccnet run` (docs/tracing.md).
 struct DebugOptions {
+  bool trace = false;  // --trace given (possibly with an empty name, which is an error)
   std::string trace_file, trace_window;
   std::vector<std::string> trace_scopes, watch_packets, watch_flows;
 };
 
+// Exit statuses (docs/outputs.md).
+constexpr int kExitOk = 0, kExitError = 1, kExitConfig = 2, kExitModel = 3, kExitNotDrained = 4;
+
+// SIGINT/SIGTERM during a run: the run stops at the end of the current cycle and writes what it
+// measured. A second signal ends the process at once.
+volatile std::sig_atomic_t g_stop_signal = 0;
+extern "C" void on_stop_signal(int sig) {
+  if (g_stop_signal) {
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);
+    return;
+  }
+  g_stop_signal = sig;
+}
+
+std::string errno_text() { return std::strerror(errno); }
+
+// The output directory must exist (it is created) and take new files, before anything runs.
+void check_out_dir(const std::string& dir) {
+  if (dir.empty()) throw ccnet::OptionError("--out: empty directory name");
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw ccnet::OptionError("--out " + dir + ": cannot create the directory: " + ec.message());
+  if (!std::filesystem::is_directory(dir)) throw ccnet::OptionError("--out " + dir + ": not a directory");
+  std::string probe = dir + "/.ccnet-write-test-XXXXXX";
+  const int fd = mkstemp(probe.data());
+  if (fd < 0) throw ccnet::OptionError("--out " + dir + ": cannot write there: " + errno_text());
+  close(fd);
+  std::remove(probe.c_str());
+}
+
+// Writes `text` to `path` through a temporary file in the same directory and a rename, so that
+// `path` is either the previous file or the complete new one, never a truncated mix.
+void write_atomically(const std::string& path, const std::string& text) {
+  std::string tmp = path + ".partial-XXXXXX";
+  const int fd = mkstemp(tmp.data());
+  if (fd < 0) throw std::runtime_error("cannot write " + path + ": " + errno_text());
+  const mode_t mask = umask(0);  // mkstemp makes the file 0600; give it the usual 0666 & ~umask
+  umask(mask);
+  fchmod(fd, 0666 & ~mask);
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const std::string why = errno_text();
+      close(fd);
+      std::remove(tmp.c_str());
+      throw std::runtime_error("error writing " + path + ": " + why);
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  if (fsync(fd) != 0 || close(fd) != 0 || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string why = errno_text();
+    std::remove(tmp.c_str());
+    throw std::runtime_error("error writing " + path + ": " + why);
+  }
+}
+
+// OUT/watch.log, written as OUT/watch.log.partial and renamed when the run ends (however it
+// ends: a model error's last events are the ones worth reading).
+class WatchLog {
+ public:
+  explicit WatchLog(const std::string& path) : path_(path), partial_(path + ".partial"), os_(partial_) {
+    if (!os_) throw ccnet::OptionError("cannot write " + partial_ + ": " + errno_text());
+  }
+  ~WatchLog() { finish(); }
+  std::ostream& stream() { return os_; }
+  void finish() {
+    if (done_) return;
+    done_ = true;
+    os_.close();
+    if (std::rename(partial_.c_str(), path_.c_str()) != 0)
+      std::cerr << "ccnet: error: cannot rename " << partial_ << " to " << path_ << ": " << errno_text() << "\n";
+  }
+
+ private:
+  std::string path_, partial_;
+  std::ofstream os_;
+  bool done_ = false;
+};
+
+void note_if_empty(const ccnet::Config& cfg) {
+  if (cfg.empty_file)
+    std::cerr << "ccnet: note: " << cfg.file << " holds no settings: every key takes its default (`ccnet config "
+              << cfg.file << "` prints them)\n";
+}
+
 int run_command(const std::string& file, const std::vector<std::string>& sets, long long seed, const std::string& out_dir,
                 bool quiet, const DebugOptions& dbg) {
   const ccnet::Config cfg = ccnet::load_config(file, sets, seed);
-  // Malformed debug options fail before the network is built.
+  note_if_empty(cfg);
+  // Malformed debug options and unusable output locations fail before the network is built.
   ccnet::TraceOptions topt;
   if (!dbg.trace_window.empty()) ccnet::parse_trace_window(dbg.trace_window, topt.start, topt.end);
   ccnet::WatchSelection wsel;
   for (const auto& p : dbg.watch_packets) wsel.packets.push_back(ccnet::parse_watch_packet(p));
   for (const auto& f : dbg.watch_flows) wsel.flows.push_back(ccnet::parse_watch_flow(f));
+  check_out_dir(out_dir);
+  if (dbg.trace) {
+    topt.file = dbg.trace_file;
+    ccnet::check_trace_file(topt.file);
+  }
   // The network lives until the process exits: tearing down a large SystemC hierarchy costs
   // seconds (quadratic port-registry removal) and buys nothing in a one-shot CLI run.
   auto* net_ptr = new ccnet::Network("net", cfg);
   ccnet::Network& net = *net_ptr;
   ccnet::RunOptions opt;
   opt.progress = !quiet && isatty(STDERR_FILENO);
+  opt.stop = &g_stop_signal;
   std::unique_ptr<ccnet::NetworkTrace> trace;
-  if (!dbg.trace_file.empty()) {
-    topt.file = dbg.trace_file;
+  if (dbg.trace) {
     topt.scopes = dbg.trace_scopes;
     trace = std::make_unique<ccnet::NetworkTrace>(net, topt);
     opt.observers.push_back(trace.get());
   }
   std::unique_ptr<ccnet::PacketWatch> watch;
-  std::ofstream watch_log;
+  std::unique_ptr<WatchLog> watch_log;
   if (!wsel.empty()) {
     watch = std::make_unique<ccnet::PacketWatch>(wsel, net.topology().num_nodes());
-    std::filesystem::create_directories(out_dir);
-    watch_log.open(out_dir + "/watch.log");
-    if (!watch_log) throw std::runtime_error("cannot write " + out_dir + "/watch.log");
-    watch->add_sink(watch_log);
+    watch_log = std::make_unique<WatchLog>(out_dir + "/watch.log");
+    watch->add_sink(watch_log->stream());
     if (!quiet) {
       watch->add_sink(std::cout);
       opt.progress = false;  // the progress line would garble the event lines on a terminal
     }
     net.packets().set_watch(watch.get());
   }
+  std::signal(SIGINT, on_stop_signal);
+  std::signal(SIGTERM, on_stop_signal);
   const ccnet::RunResult res = ccnet::run_network(net, opt);
-  std::filesystem::create_directories(out_dir);
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
   const std::string path = out_dir + "/stats.json";
-  std::ofstream os(path);
-  if (!os) throw std::runtime_error("cannot write " + path);
-  os << res.stats.dump(1) << "\n";
-  os.close();
-  if (!os) throw std::runtime_error("error writing " + path);
+  write_atomically(path, res.stats.dump(1) + "\n");
   if (!quiet) std::cout << ccnet::summarize(res.stats) << "  results: " << path << "\n";
-  int status = 0;
+  int status = kExitOk;
   if (trace) {
     if (!quiet && trace->opened()) std::cout << "  waveform: " << trace->path() << "\n";
-    if (!trace->opened()) {
+    if (!trace->opened() && !res.interrupted) {
       std::cerr << "ccnet: option error: --trace-window " << dbg.trace_window << " starts after the run ended (cycle "
                 << res.stats["cycles_total"].get<std::uint64_t>() << "); no waveform written\n";
-      status = 2;
+      status = kExitConfig;
     }
   }
   if (watch) {
-    watch_log.close();
+    watch_log->finish();
     if (!quiet) std::cout << "  packet events: " << out_dir << "/watch.log (" << watch->events() << " events, "
                           << watch->packets_watched() << " packets)\n";
-    for (const auto& u : watch->unmatched()) {
-      std::cerr << "ccnet: option error: " << u << "\n";
-      status = 2;
-    }
+    if (!res.interrupted)
+      for (const auto& u : watch->unmatched()) {
+        std::cerr << "ccnet: option error: " << u << "\n";
+        status = kExitConfig;
+      }
+  }
+  if (res.interrupted) {
+    std::cerr << "ccnet: interrupted by " << (g_stop_signal == SIGINT ? "SIGINT" : "SIGTERM") << " at cycle "
+              << res.stats["cycles_total"].get<std::uint64_t>() << "; partial results in " << path
+              << " (interrupted: true)\n";
+    status = 128 + g_stop_signal;
+  } else if (!res.not_drained.empty()) {
+    std::cerr << "ccnet: not drained: " << res.not_drained << "; results in " << path << " (drained: false)\n";
+    if (status == kExitOk) status = kExitNotDrained;
   }
   std::cout.flush();
   std::cerr.flush();
@@ -135,6 +244,9 @@ int sc_main(int argc, char* argv[]) {
   show->add_option("--set", sets, "override a key: a.b=c (repeatable)");
   show->add_flag("--json", json, "print JSON instead of YAML");
 
+  auto* list = app.add_subcommand("list", "print the registered topologies, routing functions, mechanisms and patterns");
+  list->add_flag("--json", json, "print every configuration key (kind, default, range, choices) as JSON");
+
   std::string doc_name;
   auto* docs = app.add_subcommand("docs", "print generated documentation");
   docs->add_option("name", doc_name, "which document")->required()->check(CLI::IsMember({"config"}));
@@ -142,38 +254,47 @@ int sc_main(int argc, char* argv[]) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // CLI11 prints the message (or the help); its own exit codes (105-109) are not ours.
+    return app.exit(e) == 0 ? kExitOk : kExitConfig;
   }
+  dbg.trace = trace_opt->count() > 0;  // `--trace ''` too: an error, not a silent no-trace run
 
   try {
     if (*run) return run_command(file, sets, seed, out_dir, quiet, dbg);
     if (*validate) {
       const ccnet::Config cfg = ccnet::load_config(file, sets);
-      std::cout << file << ": ok (" << cfg.topology.params->create()->describe() << ")\n";
-      return 0;
+      note_if_empty(cfg);
+      std::cout << file << ": ok (" << cfg.topology.params->create()->describe() << "; about "
+                << ccnet::human_bytes(cfg.built->memory_estimate) << " of memory)\n";
+      return kExitOk;
     }
     if (*show) {
       const ccnet::Config cfg = ccnet::load_config(file, sets);
+      note_if_empty(cfg);
       const auto j = ccnet::effective_config(cfg);
       std::cout << (json ? j.dump(2) + "\n" : ccnet::config::to_yaml(j));
-      return 0;
+      return kExitOk;
+    }
+    if (*list) {
+      std::cout << (json ? ccnet::config_schema().dump(1) + "\n" : ccnet::registered_names());
+      return kExitOk;
     }
     if (*docs) {
       std::cout << ccnet::config_reference();
-      return 0;
+      return kExitOk;
     }
   } catch (const ccnet::config::ConfigError& e) {
     std::cerr << "ccnet: config error: " << e.what() << "\n";
-    return 2;
+    return kExitConfig;
   } catch (const ccnet::ModelError& e) {
     std::cerr << "ccnet: model error: " << e.what() << "\n";
-    return 3;
+    return kExitModel;
   } catch (const ccnet::OptionError& e) {
     std::cerr << "ccnet: option error: " << e.what() << "\n";
-    return 2;
+    return kExitConfig;
   } catch (const std::exception& e) {
     std::cerr << "ccnet: error: " << e.what() << "\n";
-    return 1;
+    return kExitError;
   }
-  return 0;
+  return kExitOk;
 }

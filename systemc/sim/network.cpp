@@ -31,9 +31,7 @@ Network::Network(sc_core::sc_module_name name, const Config& cfg)
   std::vector<std::uint8_t> prio;
   for (const auto& v : vnets) prio.push_back(v.priority);
   const std::uint32_t num_vcs = static_cast<std::uint32_t>(vnets.size()) * vc_levels_ * cfg_.router.vcs_per_level;
-  if (num_vcs > 256)
-    throw config::ConfigError(cfg_.file + ": router.vcs_per_level: " + std::to_string(num_vcs) +
-                              " VCs per port (vnets x routing levels x vcs_per_level) exceeds 256");
+  // At most 256 (checked by load_config, naming router.vcs_per_level).
 
   // Traffic classes and their node groups (resolved by load_config).
   std::vector<ResolvedClass> classes;

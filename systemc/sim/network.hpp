@@ -1,6 +1,7 @@
 // Builds a network (routers, NICs, links, traffic generator) from a Config and runs it.
 #pragma once
 
+#include <csignal>
 #include <functional>
 #include <memory>
 #include <string>
@@ -114,11 +115,16 @@ class RunObserver {
 struct RunOptions {
   bool progress = false;  // progress line on stderr
   std::vector<RunObserver*> observers;
+  // When set, the run stops at the end of the cycle in which *stop becomes non-zero (a signal
+  // handler sets it) and returns what was measured, marked interrupted.
+  const volatile std::sig_atomic_t* stop = nullptr;
 };
 
 struct RunResult {
   Json stats;          // stats.json content
   bool drained = false;
+  bool interrupted = false;  // stopped early through RunOptions::stop
+  std::string not_drained;   // why the run did not drain (saturation), empty if it did
   double wall_seconds = 0;
 };
 

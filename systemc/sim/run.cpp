@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <fmt/format.h>
+#include <memory>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -22,6 +24,8 @@ double peak_rss_mb() {
   return static_cast<double>(ru.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
 }
 
+// Progress line on a terminal: simulated cycles, speed and the time left. Speed and ETA appear
+// once a few thousand cycles have run (before that, elaboration and warm-up noise dominate).
 class Progress {
  public:
   explicit Progress(bool on) : on_(on), start_(std::chrono::steady_clock::now()), last_(start_) {}
@@ -30,11 +34,22 @@ class Progress {
     const auto t = std::chrono::steady_clock::now();
     if (std::chrono::duration<double>(t - last_).count() < 0.5) return;
     last_ = t;
-    const double el = std::chrono::duration<double>(t - start_).count();
-    const double rate = el > 0 ? static_cast<double>(now) / el : 0;
-    const double eta = rate > 0 && target > now ? static_cast<double>(target - now) / rate : 0;
-    std::fprintf(stderr, "\r[ccnet] cycle %llu/%llu (%s)  %.0f cycles/s  ETA %.0f s   ",
-                 static_cast<unsigned long long>(now), static_cast<unsigned long long>(target), phase, rate, eta);
+    if (!timing_ && now >= kSettleCycles) {  // speed is measured from here on
+      timing_ = true;
+      t0_ = t;
+      c0_ = now;
+    }
+    const double el = std::chrono::duration<double>(t - t0_).count();
+    const double rate = timing_ && el > 0.2 ? static_cast<double>(now - c0_) / el : 0;
+    if (rate > 0) {
+      const double eta = target > now ? static_cast<double>(target - now) / rate : 0;
+      std::fprintf(stderr, "\r[ccnet] cycle %llu/%llu (%s)  %.0f cycles/s  ETA %s   ",
+                   static_cast<unsigned long long>(now), static_cast<unsigned long long>(target), phase, rate,
+                   duration_text(eta).c_str());
+    } else {
+      std::fprintf(stderr, "\r[ccnet] cycle %llu/%llu (%s)   ", static_cast<unsigned long long>(now),
+                   static_cast<unsigned long long>(target), phase);
+    }
     std::fflush(stderr);
     shown_ = true;
   }
@@ -43,8 +58,17 @@ class Progress {
   }
 
  private:
-  bool on_, shown_ = false;
-  std::chrono::steady_clock::time_point start_, last_;
+  static constexpr Cycle kSettleCycles = 2000;
+  static std::string duration_text(double s) {
+    char buf[32];
+    if (s < 120) std::snprintf(buf, sizeof buf, "%.0f s", s);
+    else if (s < 7200) std::snprintf(buf, sizeof buf, "%.0f min", s / 60);
+    else std::snprintf(buf, sizeof buf, "%.1f h", s / 3600);
+    return buf;
+  }
+  bool on_, shown_ = false, timing_ = false;
+  std::chrono::steady_clock::time_point start_, last_, t0_;
+  Cycle c0_ = 0;
 };
 
 // sim.ejection_series: flits entering each listed node's NIC per series window (its ejection
@@ -93,6 +117,45 @@ class EjectionSeries : public RunObserver {
   std::vector<std::pair<Cycle, Cycle>> spans_;     // per window: [start, end)
 };
 
+// Pauses the kernel at the end of the cycle in which a stop was requested (a signal handler
+// set the flag): an interrupt ends the run after a whole cycle, never in the middle of one.
+class StopWatcher : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(StopWatcher);
+  StopWatcher(sc_core::sc_module_name name, sc_core::sc_clock& clk, const volatile std::sig_atomic_t* flag)
+      : sc_core::sc_module(name), flag_(flag) {
+    SC_METHOD(check);
+    sensitive << clk.posedge_event();
+    dont_initialize();
+  }
+
+ private:
+  void check() {
+    if (*flag_) sc_core::sc_pause();
+  }
+  const volatile std::sig_atomic_t* flag_;
+};
+
+// Watchdog periods (docs/outputs.md, "Watchdogs"). A flit in a router legitimately waits one
+// hop's pipeline, link and credit delays for something to move; a network legitimately delivers
+// no data while its sources wait out their mechanism's throttle (Mechanism::max_injection_gap).
+struct Watchdogs {
+  Cycle deadlock;  // flits buffered in routers and no flit moved anywhere (router, NIC injection, ejection)
+  Cycle stuck;     // data in flight and no data flit delivered (lost or livelocked packets)
+};
+
+Watchdogs watchdogs(const Config& cfg, const Mechanism& mechanism) {
+  const StageDelays& d = cfg.router.delays;
+  const auto& latencies = cfg.built->link_latency;
+  const Cycle link = latencies.empty() ? 0 : *std::max_element(latencies.begin(), latencies.end());
+  const Cycle hop = Cycle{d.routing} + d.vc_alloc + d.sw_alloc + d.traversal + d.credit + cfg.nic.credit_delay + 2 * link;
+  const Cycle ipd = mechanism.max_injection_gap();
+  Watchdogs w;
+  w.deadlock = std::max<Cycle>(cfg.sim.watchdog, 4 * hop);
+  w.stuck = w.deadlock + 4 * (ipd + cfg.nic.max_packet);
+  return w;
+}
+
 }  // namespace
 
 RunResult run_network(Network& net, const RunOptions& opt) {
@@ -101,6 +164,7 @@ RunResult run_network(Network& net, const RunOptions& opt) {
   const auto period = net.period();
   const Cycle window_end = sim.warmup + sim.measure;
   const Cycle chunk = 64;
+  const Watchdogs watchdog = watchdogs(cfg, net.mechanism());
   Progress progress(opt.progress);
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<RunObserver*> observers = opt.observers;
@@ -109,14 +173,18 @@ RunResult run_network(Network& net, const RunOptions& opt) {
     ejection = std::make_unique<EjectionSeries>(net, sim.ejection_series, sim.series_window);
     observers.push_back(ejection.get());
   }
+  std::unique_ptr<StopWatcher> stop_watcher;
+  if (opt.stop) stop_watcher = std::make_unique<StopWatcher>("stop_watcher", net.clk, opt.stop);
+  auto stopped = [&] { return opt.stop && *opt.stop; };
 
-  // Simulates `cycles` cycles, pausing where an observer asks (e.g. a trace window's edges).
+  // Simulates `cycles` cycles, pausing where an observer asks (e.g. a trace window's edges);
+  // returns early at the end of the cycle in which a stop was requested.
   auto simulate = [&](Cycle cycles) {
-    while (cycles > 0) {
-      Cycle step = cycles;
+    const Cycle target = net.now() + cycles;
+    while (net.now() < target && !stopped()) {
+      Cycle step = target - net.now();
       for (auto* o : observers) step = std::min(step, o->next_stop(net.now()) - net.now());
       sc_core::sc_start(static_cast<double>(step) * period);
-      cycles -= step;
       for (auto* o : observers) o->at(net.now());
     }
   };
@@ -125,29 +193,33 @@ RunResult run_network(Network& net, const RunOptions& opt) {
   auto advance = [&](Cycle cycles, const char* phase, Cycle target) {
     simulate(cycles);
     const Cycle now = net.now();
-    // Watchdog: packets in flight but no flit moved for sim.watchdog cycles means deadlock
-    // (flits may sit in routers, or in a NIC stream waiting for credits).
-    const std::uint64_t moves = net.flit_hops() + net.stats().flits_ejected_total() + net.flits_injected();
+    // Deadlock: packets in flight (flits in routers, or a packet in a NIC stream waiting for
+    // credits) but no flit moved anywhere (a router output, a NIC injection or an ejection) for a
+    // whole watchdog period.
+    const std::uint64_t moves = net.flit_hops() + net.flits_injected() + net.stats().flits_ejected_total();
     if (moves != last_moves) {
       last_moves = moves;
       last_move_cycle = now;
-    } else if ((net.flits_buffered() > 0 || net.packets().live() > 0) && now - last_move_cycle >= sim.watchdog) {
+    } else if ((net.flits_buffered() > 0 || net.packets().live() > 0) && now - last_move_cycle >= watchdog.deadlock) {
       std::ostringstream os;
       os << "deadlock: no flit moved for " << (now - last_move_cycle) << " cycles with " << net.flits_buffered()
-         << " flits buffered and " << net.packets().live() << " packets live\n";
+         << " flits buffered and " << net.packets().live() << " packets live (watchdog " << watchdog.deadlock
+         << " cycles)\n";
       net.dump_state(os);
       throw ModelError(os.str());
     }
-    // Livelock: flits move (drops, NACKs, resends) but no packet other than a NACK reaches a
-    // NIC (a backlog of ACKs or grants still draining is progress).
+    // Stuck: data created and not delivered (or packets live), and no packet but refusals (NACKs)
+    // delivered to a NIC for a whole period, while flits may still be moving (packets dropped and
+    // resent forever) or not (a packet lost). A backlog of ACKs or grants still draining is progress.
     const std::uint64_t delivered = net.deliveries();
-    if (delivered != last_delivered || net.packets().live() == 0) {
+    if (delivered != last_delivered || (net.stats().data_flits_in_flight() == 0 && net.packets().live() == 0)) {
       last_delivered = delivered;
       last_delivery_cycle = now;
-    } else if (now - last_delivery_cycle >= sim.watchdog) {
+    } else if (now - last_delivery_cycle >= watchdog.stuck) {
       std::ostringstream os;
-      os << "livelock: no packet but NACKs delivered for " << (now - last_delivery_cycle) << " cycles with "
-         << net.packets().live() << " packets live\n";
+      os << "stuck: no packet but refusals (NACKs) delivered for " << (now - last_delivery_cycle) << " cycles with "
+         << net.stats().data_flits_in_flight() << " data flits created and not delivered and " << net.packets().live()
+         << " packets live (watchdog " << watchdog.stuck << " cycles): lost or livelocked packets\n";
       net.dump_state(os);
       throw ModelError(os.str());
     }
@@ -157,25 +229,33 @@ RunResult run_network(Network& net, const RunOptions& opt) {
   // Elaboration and cycle 0.
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
   for (auto* o : observers) o->at(net.now());
-  while (net.now() < window_end) {
+  while (net.now() < window_end && !stopped()) {
     const Cycle now = net.now();
     advance(std::min(chunk * 16, window_end - now), now < sim.warmup ? "warm-up" : "measure", window_end);
   }
   const Cycle drain_end = window_end + sim.drain_limit;
-  bool drained = net.stats().measured_outstanding() == 0;
-  while (!drained && net.now() < drain_end) {
+  // Interrupted before the window closed: nothing was drained, whatever is outstanding.
+  bool drained = !stopped() && net.stats().measured_outstanding() == 0;
+  while (!drained && net.now() < drain_end && !stopped()) {
     advance(std::min(chunk, drain_end - net.now()), "drain", drain_end);
     drained = net.stats().measured_outstanding() == 0;
   }
-  const Cycle drained_at = net.now();
+  const Cycle drained_at = std::max(net.now(), window_end);
+  std::string not_drained;
+  if (!drained && !stopped()) {
+    not_drained = std::to_string(net.stats().measured_outstanding()) +
+                  " flits of measured packets still in flight " + std::to_string(sim.drain_limit) +
+                  " cycles after the measurement window (sim.drain_limit): the network is saturated";
+  }
   // With all traffic stopped, let the network empty and check every buffer and credit.
   bool quiescent_checked = false;
   TrafficGenerator& gen = net.generator();
   const Cycle traffic_end = gen.last_stop();
-  if (sim.check_quiescent && drained && gen.bounded()) {
-    while (net.now() < traffic_end) advance(std::min(chunk * 16, traffic_end - net.now()), "traffic", traffic_end);
+  if (sim.check_quiescent && drained && gen.bounded() && !stopped()) {
+    while (net.now() < traffic_end && !stopped())
+      advance(std::min(chunk * 16, traffic_end - net.now()), "traffic", traffic_end);
     // Classes bounded by a message count: until every source has sent its messages.
-    while (!gen.finished(net.now())) {
+    while (!gen.finished(net.now()) && !stopped()) {
       std::string waiting;
       if (net.empty() && gen.waiting_for_deliveries(&waiting))
         throw config::ConfigError(cfg.file + ": traffic class '" + waiting + "': start_after_delivered is never reached (" +
@@ -184,34 +264,50 @@ RunResult run_network(Network& net, const RunOptions& opt) {
       advance(chunk, "traffic", net.now());
     }
     const Cycle limit = net.now() + sim.drain_limit;
-    while (!net.empty() && net.now() < limit) advance(chunk, "empty", limit);
-    if (!net.empty()) {
-      std::ostringstream os;
-      os << "the network did not empty within drain_limit after all traffic stopped\n";
-      net.dump_state(os);
-      throw ModelError(os.str());
+    while (!net.empty() && net.now() < limit && !stopped()) advance(chunk, "empty", limit);
+    if (!net.empty() && !stopped()) {
+      drained = false;
+      not_drained = std::to_string(net.stats().data_flits_in_flight()) + " data flits (and " +
+                    std::to_string(net.packets().live()) + " packets of any kind) not yet delivered " +
+                    std::to_string(sim.drain_limit) +
+                    " cycles after the traffic stopped (sim.drain_limit): the network is saturated";
     }
-    // Credits still on their way back: a few round trips.
-    advance(4 * (router_link_latency_sum(cfg) + cfg.router.delays.credit + cfg.nic.credit_delay + 8), "empty", net.now());
-    net.check_quiescent();
-    quiescent_checked = true;
+    if (net.empty() && !stopped()) {
+      // Credits still on their way back: a few round trips.
+      advance(4 * (router_link_latency_sum(cfg) + cfg.router.delays.credit + cfg.nic.credit_delay + 8), "empty", net.now());
+      if (!stopped()) {
+        net.check_quiescent();
+        // Conservation: with nothing left anywhere, every data flit created was delivered once.
+        const auto missing = static_cast<std::int64_t>(net.stats().data_flits_in_flight());
+        if (missing != 0)
+          throw ModelError("conservation violated at cycle " + std::to_string(net.now()) + ": the network is empty but " +
+                           (missing > 0 ? std::to_string(missing) + " data flits were created and never delivered"
+                                        : std::to_string(-missing) + " more data flits were delivered than created"));
+        quiescent_checked = true;
+      }
+    }
   }
   progress.done();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const Cycle total = net.now();
+  const bool interrupted = stopped();
 
   NetworkStats& st = net.stats();
+  // Interrupted inside the window: rates are over the part of the window that ran.
+  if (interrupted) st.end_window(total);
   Json j;
   j["ccnet_version"] = CCNET_VERSION;
   j["seed"] = cfg.seed;
   j["topology"] = net.topology().describe();
   j["mechanism"] = net.mechanism().name();
   j["config"] = effective_config(cfg);
-  j["cycles"] = sim.measure;
+  j["cycles"] = st.window_end() - st.window_begin();
   j["cycles_total"] = total;
+  j["flit_hops"] = net.flit_hops();
   j["drained"] = drained;
   j["drain_cycles"] = drained_at - window_end;
   j["quiescent_checked"] = quiescent_checked;
+  j["interrupted"] = interrupted;
   j["latency"] = st.latency_json();
   j["throughput"] = st.throughput_json();
   std::vector<std::vector<NodeId>> srcs, dsts;
@@ -255,10 +351,13 @@ RunResult run_network(Network& net, const RunOptions& opt) {
   j["perf"]["cycles_per_second"] = wall > 0 ? static_cast<double>(total) / wall : 0.0;
   j["perf"]["flit_hops_per_second"] = wall > 0 ? static_cast<double>(hops) / wall : 0.0;
   j["perf"]["peak_rss_mb"] = peak_rss_mb();
+  j["perf"]["memory_estimate_mb"] = cfg.built->memory_estimate / 1e6;
   RunResult r;
   r.stats = std::move(j);
   r.drained = drained;
   r.wall_seconds = wall;
+  r.interrupted = interrupted;
+  r.not_drained = interrupted ? std::string() : not_drained;
   return r;
 }
 
@@ -268,10 +367,13 @@ std::string summarize(const Json& s) {
   const auto& thr = s["throughput"];
   os << fmt::format("ccnet {}: {}, mechanism {}, seed {}\n", s["ccnet_version"].get<std::string>(),
                     s["topology"].get<std::string>(), s["mechanism"].get<std::string>(), s["seed"].get<std::uint64_t>());
+  const bool interrupted = s.value("interrupted", false);
   os << fmt::format("  cycles: measured {} (total {}), {}\n", s["cycles"].get<std::uint64_t>(),
                     s["cycles_total"].get<std::uint64_t>(),
-                    s["drained"].get<bool>() ? fmt::format("drained {} cycles after the window", s["drain_cycles"].get<std::uint64_t>())
-                                             : std::string("NOT drained (saturated: measured packets still in flight at drain_limit)"));
+                    interrupted ? fmt::format("INTERRUPTED at cycle {}: partial results", s["cycles_total"].get<std::uint64_t>())
+                    : s["drained"].get<bool>()
+                        ? fmt::format("drained {} cycles after the window", s["drain_cycles"].get<std::uint64_t>())
+                        : std::string("NOT drained (saturated: packets still in flight at sim.drain_limit)"));
   os << fmt::format("  throughput (flits/node/cycle): offered {:.4f}, accepted {:.4f} (min {:.4f}, max {:.4f})\n",
                     thr["offered"]["mean"].get<double>(), thr["accepted"]["mean"].get<double>(),
                     thr["accepted"]["min"].get<double>(), thr["accepted"]["max"].get<double>());

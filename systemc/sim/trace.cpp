@@ -2,7 +2,11 @@
 
 #include <fnmatch.h>
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <iostream>
 #include <sysc/tracing/sc_tracing_ids.h>
 #include <systemc>
 
@@ -56,6 +60,33 @@ void parse_trace_window(const std::string& text, Cycle& start, Cycle& end) {
                       "': expected START:END in cycles (END exclusive; either may be left out), e.g. 20000:21000");
   if (end <= start)
     throw OptionError("--trace-window '" + text + "': the window is empty (END must be greater than START)");
+}
+
+std::string trace_path(const std::string& file) {
+  if (file.empty()) throw OptionError("--trace: empty file name (expected --trace FILE.vcd)");
+  if (file.size() < 4 || file.compare(file.size() - 4, 4, ".vcd") != 0) return file + ".vcd";
+  return file;
+}
+
+namespace {
+// Where the writer puts the file while it is open (SystemC's writer adds ".vcd" to the base).
+std::string partial_base(const std::string& path) { return path.substr(0, path.size() - 4) + ".partial"; }
+}  // namespace
+
+void check_trace_file(const std::string& file) {
+  const std::string path = trace_path(file);
+  const std::filesystem::path p(path);
+  const std::filesystem::path dir = p.has_parent_path() ? p.parent_path() : std::filesystem::path(".");
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw OptionError("--trace " + file + ": cannot create the directory " + dir.string() + ": " + ec.message());
+  if (std::filesystem::is_directory(p)) throw OptionError("--trace " + file + ": " + path + " is a directory");
+  // The writer creates FILE.partial.vcd in the same directory and renames it: try exactly that.
+  const std::string probe = partial_base(path) + ".vcd";
+  std::FILE* f = std::fopen(probe.c_str(), "w");
+  if (!f) throw OptionError("--trace " + file + ": cannot write " + probe + ": " + std::strerror(errno));
+  std::fclose(f);
+  std::remove(probe.c_str());
 }
 
 // Collects the registrations of one component after another and keeps what the scope selects.
@@ -133,9 +164,7 @@ class NetworkTrace::Collector : public TraceSink {
 
 NetworkTrace::NetworkTrace(Network& net, TraceOptions opt) : net_(net), opt_(std::move(opt)) {
   if (opt_.end <= opt_.start) throw OptionError("--trace-window: the window is empty (END must be greater than START)");
-  path_ = opt_.file;
-  if (path_.empty()) throw OptionError("--trace: no file name given");
-  if (path_.size() < 4 || path_.compare(path_.size() - 4, 4, ".vcd") != 0) path_ += ".vcd";
+  path_ = trace_path(opt_.file);
   const std::string top = std::string(net_.name()) + ".";
   std::vector<std::string> patterns;
   for (const auto& p : opt_.scopes) {
@@ -212,8 +241,7 @@ void NetworkTrace::open(Cycle now) {
   sc_report_handler::set_actions(SC_ID_TRACING_VCD_TIME_RESOLUTION_, SC_DO_NOTHING);
   const std::filesystem::path p(path_);
   if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
-  const std::string base = path_.substr(0, path_.size() - 4);  // the writer adds ".vcd"
-  file_ = sc_create_vcd_trace_file(base.c_str());
+  file_ = sc_create_vcd_trace_file(partial_base(path_).c_str());
   const auto [v, unit] = vcd_time_unit(net_.period());
   file_->set_time_unit(v, unit);
   for (const Entry& e : entries_) {
@@ -252,6 +280,10 @@ void NetworkTrace::close(Cycle now) {
   sc_core::sc_close_vcd_trace_file(file_);
   file_ = nullptr;
   closed_at_ = now;
+  const std::string partial = partial_base(path_) + ".vcd";
+  // Also runs from the destructor while a model error unwinds: report, never throw.
+  if (std::rename(partial.c_str(), path_.c_str()) != 0)
+    std::cerr << "ccnet: error: cannot rename " << partial << " to " << path_ << ": " << std::strerror(errno) << "\n";
 }
 
 void NetworkTrace::finish(Cycle now, Json& stats) {

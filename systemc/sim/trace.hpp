@@ -12,7 +12,9 @@
 // simulation is paused just before cycle START's clock edge; it dumps the state after that edge
 // as the initial values. It is closed while paused before cycle END's edge, which writes a final
 // `#END` time stamp. Trace-only probe state is updated only inside the window, so cycles outside
-// it cost what an untraced run costs, and the file holds only the window.
+// it cost what an untraced run costs, and the file holds only the window. The file is written
+// as FILE.partial.vcd and renamed to FILE.vcd when closed, so a crash never leaves a truncated
+// FILE.vcd nor destroys a previous one.
 #pragma once
 
 #include <cstdint>
@@ -39,6 +41,13 @@ struct TraceOptions {
 
 // "START:END", "START:" or ":END" (cycles, END exclusive). Throws OptionError.
 void parse_trace_window(const std::string& text, Cycle& start, Cycle& end);
+
+// The waveform's file name: FILE, with ".vcd" added if missing. Throws OptionError if empty.
+std::string trace_path(const std::string& file);
+// Checks, before anything is simulated, that the waveform can be written: its directory exists
+// (it is created) and takes new files, and no directory sits at the file's own path. Throws
+// OptionError naming the path and the reason.
+void check_trace_file(const std::string& file);
 
 class NetworkTrace : public RunObserver {
  public:

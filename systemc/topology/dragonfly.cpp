@@ -115,6 +115,8 @@ struct DragonflyParams : TopologyParams {
     return s;
   }
   std::unique_ptr<Topology> create() const override {
+    // The key ranges bound the size: at most 8193 groups x 128 routers x 64 terminals = 2^26
+    // nodes, within kMaxTopologySize (the memory guard refuses far smaller networks).
     const std::uint32_t groups = g ? g : a * h + 1;
     if (groups < 2) throw config::ConfigError("topology.g: a dragonfly needs at least 2 groups");
     if ((a * h) % (groups - 1) != 0)

@@ -94,7 +94,12 @@ struct MeshParams : TopologyParams {
     (void)init;
     return s;
   }
-  std::unique_ptr<Topology> create() const override { return std::make_unique<Mesh>(k, n, concentration); }
+  std::unique_ptr<Topology> create() const override {
+    // Once the routers fit (k^n <= 256^3), so do the nodes (2^24 x 64 concentration = 2^30).
+    check_topology_size(checked_pow(k, n), "topology.k", "a " + std::to_string(k) + "-ary " + std::to_string(n) + "-mesh",
+                        "routers");
+    return std::make_unique<Mesh>(k, n, concentration);
+  }
 };
 config::PolyRegistrar<TopologyParams, MeshParams> reg_mesh("mesh", "k-ary n-mesh");
 

@@ -43,7 +43,7 @@ void TrafficGenerator::start_class(std::uint32_t cls, Cycle from) {
   const TrafficClassConfig& tc = classes_[cls].config;
   for (NodeId s : classes_[cls].sources) {
     if (tc.process == InjectionProcess::Periodic) {
-      const Cycle at = from + arrival_rng_[cls].below(tc.period());
+      const Cycle at = add_cycles(from, arrival_rng_[cls].below(tc.period()));
       if (at < tc.stop) heap_.push(Arrival{at, cls, s});
     } else {
       schedule(cls, s, from);
@@ -53,7 +53,7 @@ void TrafficGenerator::start_class(std::uint32_t cls, Cycle from) {
 
 void TrafficGenerator::schedule(std::uint32_t cls, NodeId src, Cycle from) {
   const ResolvedClass& rc = classes_[cls];
-  const Cycle at = from + arrival_rng_[cls].geometric(rc.message_probability);
+  const Cycle at = add_cycles(from, arrival_rng_[cls].geometric(rc.message_probability));
   if (at >= rc.config.stop) return;
   heap_.push(Arrival{at, cls, src});
 }
@@ -141,7 +141,8 @@ void TrafficGenerator::tick() {
       continue;
     }
     if (rc.config.process == InjectionProcess::Periodic) {
-      if (a.at + rc.config.period() < rc.config.stop) heap_.push(Arrival{a.at + rc.config.period(), a.cls, a.src});
+      const Cycle next = add_cycles(a.at, rc.config.period());
+      if (next < rc.config.stop) heap_.push(Arrival{next, a.cls, a.src});
     } else {
       schedule(a.cls, a.src, now + 1);
     }

@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 #include "traffic/pattern.hpp"
 
@@ -27,8 +29,12 @@ struct UniformParams : PatternParams {
     return s;
   }
   std::unique_ptr<Pattern> create(const std::vector<NodeId>& sources, const std::vector<NodeId>& dst, RngStream rng) const override {
-    if (dst.empty() || (dst.size() == 1 && std::find(sources.begin(), sources.end(), dst[0]) != sources.end() && sources.size() == 1))
-      throw config::ConfigError("pattern uniform: the destination group has no node other than the source");
+    // Every source needs a destination other than itself, or the draw above never ends.
+    if (dst.empty()) throw config::ConfigError("the destination group is empty");
+    if (dst.size() == 1 && std::binary_search(sources.begin(), sources.end(), dst[0]))
+      throw config::ConfigError("the only destination, node " + std::to_string(dst[0]) +
+                                ", is also a source of the class and would have nowhere to send; leave it out of "
+                                "the sources (e.g. a source group with `exclude: [<destination group>]`)");
     return std::make_unique<UniformPattern>(dst, rng);
   }
 };
@@ -43,24 +49,62 @@ struct HotspotParams : UniformParams {
 };
 config::PolyRegistrar<PatternParams, HotspotParams> reg_hotspot("hotspot", "senders to hot destinations");
 
-// Random permutation: a fixed random one-to-one map drawn once per run; with equal source and
-// destination sets it has no fixed points (a derangement).
+// Random permutation: a fixed random map drawn once per run. Source i (in node order) sends to
+// destination i mod D of a shuffled destination list, so with equal source and destination
+// sets it is one-to-one and has no fixed points (a derangement). The shuffle is redrawn while
+// some node would send to itself; after kRedraws draws the remaining conflicts are repaired by
+// swaps, so the construction always ends. A node is a source at exactly one position, so it is
+// forbidden to at most one destination slot: a valid map exists unless some slot's sources
+// include every destination (checked first, see feasible()).
 class PermutationPattern : public Pattern {
  public:
   PermutationPattern(const std::vector<NodeId>& src, std::vector<NodeId> dst, RngStream rng) {
     NodeId max_src = 0;
     for (NodeId s : src) max_src = std::max(max_src, s);
     map_.assign(max_src + 1, 0);
+    const std::size_t d = dst.size();
+    // slot_of[node]: the destination slot whose sources include `node` (d if none).
+    std::vector<std::size_t> slot_of(map_.size(), d);
+    for (std::size_t i = 0; i < src.size(); ++i) slot_of[src[i]] = i % d;
+    auto forbidden = [&](std::size_t slot, NodeId node) { return node < slot_of.size() && slot_of[node] == slot; };
+    constexpr int kRedraws = 64;
     for (int attempt = 0;; ++attempt) {
-      for (std::size_t i = dst.size(); i > 1; --i) std::swap(dst[i - 1], dst[rng.below(i)]);
+      for (std::size_t i = d; i > 1; --i) std::swap(dst[i - 1], dst[rng.below(i)]);
       bool fixed = false;
-      for (std::size_t i = 0; i < src.size(); ++i) {
-        map_[src[i]] = dst[i % dst.size()];
-        fixed = fixed || map_[src[i]] == src[i];
-      }
-      if (!fixed) return;
-      if (attempt > 1000) throw config::ConfigError("pattern permutation: cannot avoid mapping a node to itself");
+      for (std::size_t j = 0; j < d && !fixed; ++j) fixed = forbidden(j, dst[j]);
+      if (!fixed || attempt + 1 == kRedraws) break;
     }
+    // Repair: a slot j holding a node v of its own sources swaps with a slot k whose node u is
+    // allowed in j; v is forbidden only in j, so slot k is then valid too.
+    for (std::size_t j = 0; j < d; ++j) {
+      if (!forbidden(j, dst[j])) continue;
+      std::size_t k = 0;
+      while (k < d && (k == j || forbidden(j, dst[k]))) ++k;
+      if (k == d) throw std::logic_error("permutation: no valid destination map (feasible() missed it)");
+      std::swap(dst[j], dst[k]);
+    }
+    for (std::size_t i = 0; i < src.size(); ++i) map_[src[i]] = dst[i % d];
+  }
+  // Whether a map without fixed points exists: every slot must have a destination that is not
+  // one of its own sources.
+  static bool feasible(const std::vector<NodeId>& src, const std::vector<NodeId>& dst, std::string& why) {
+    const std::size_t d = dst.size();
+    if (d == 0) {
+      why = "the destination group is empty";
+      return false;
+    }
+    std::vector<std::size_t> own(d, 0);  // destinations that are sources of slot j
+    for (std::size_t i = 0; i < src.size(); ++i)
+      if (std::binary_search(dst.begin(), dst.end(), src[i])) ++own[i % d];
+    for (std::size_t j = 0; j < d; ++j)
+      if (own[j] == d) {
+        why = d == 1 ? "the only destination, node " + std::to_string(dst[0]) + ", is also a source"
+                     : "every destination is a source that shares its slot (sources " + std::to_string(j) + ", " +
+                           std::to_string(j + d) + ", ... in node order map to destination slot " + std::to_string(j) +
+                           " of " + std::to_string(d) + "), so some node would have to send to itself";
+        return false;
+      }
+    return true;
   }
   NodeId destination(NodeId src) override { return map_[src]; }
 
@@ -74,7 +118,9 @@ struct PermutationParams : PatternParams {
     return s;
   }
   std::unique_ptr<Pattern> create(const std::vector<NodeId>& src, const std::vector<NodeId>& dst, RngStream rng) const override {
-    if (dst.size() < 2 && src.size() >= 1) throw config::ConfigError("pattern permutation: needs at least 2 destinations");
+    std::string why;
+    if (!PermutationPattern::feasible(src, dst, why))
+      throw config::ConfigError("pattern permutation: " + why + "; no map without a node sending to itself exists");
     return std::make_unique<PermutationPattern>(src, dst, rng);
   }
 };

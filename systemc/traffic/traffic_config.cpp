@@ -62,7 +62,9 @@ const Schema& TrafficClassConfig::schema() {
 }
 
 Cycle TrafficClassConfig::period() const {
-  const double p = mean_size() / rate;
+  const double p = mean_size() / rate;  // +inf for rate 0
+  // Beyond 2^62 cycles a source sends at most once in any run; the cast would overflow.
+  if (!(p < 0x1p62)) return Cycle{1} << 62;
   return p < 1.0 ? 1 : static_cast<Cycle>(p + 0.5);
 }
 

@@ -118,6 +118,108 @@ TEST_CASE("effective config round-trips through YAML", "[config]") {
   CHECK(ccnet::effective_config(c2) == j);
 }
 
+// ---- hardening against bad input (issue 20) -------------------------------------------------
+
+TEST_CASE("NaN and infinity are rejected naming file, line and key", "[config][robust]") {
+  for (const char* v : {".nan", ".NaN", ".inf", "-.inf"})
+    CHECK(error_of(std::string("traffic:\n  classes:\n    - name: u\n      rate: ") + v + "\n") ==
+          std::string("F:4: traffic.classes[0].rate: expected a finite number, got '") + v + "'");
+  CHECK(error_of(std::string("sim:\n  clock_ghz: .nan\n") + kMinimal) == "F:2: sim.clock_ghz: expected a finite number, got '.nan'");
+  // Where infinity means something ("inf" for no stop), it is still accepted.
+  TempConfig f("traffic:\n  classes:\n    - {name: u, stop: inf}\n");
+  CHECK(ccnet::load_config(f.path(), {}).traffic.classes[0].stop == ccnet::kNever);
+}
+
+TEST_CASE("integers beyond 64 bits are out of range, not garbage", "[config][robust]") {
+  CHECK(error_of(std::string("seed: 18446744073709551616\n") + kMinimal).rfind("F:1: seed: value 18446744073709551616 out of range", 0) == 0);
+  CHECK(error_of(std::string("seed: -1\n") + kMinimal).rfind("F:1: seed: value -1 out of range", 0) == 0);
+  TempConfig f(std::string("seed: 18446744073709551615\n") + kMinimal);
+  CHECK(ccnet::load_config(f.path(), {}).seed == 18446744073709551615ull);
+}
+
+TEST_CASE("duplicate keys are rejected at the second occurrence", "[config][robust]") {
+  CHECK(error_of(std::string("sim:\n  warmup: 1\n  warmup: 2\n") + kMinimal) ==
+        "F:3: sim.warmup: duplicate key 'warmup' (first given on line 2)");
+  CHECK(error_of(std::string("seed: 1\nseed: 1\n") + kMinimal) == "F:2: seed: duplicate key 'seed' (first given on line 1)");
+  CHECK(error_of("traffic:\n  classes:\n    - {name: u, rate: 0.1, rate: 0.2}\n") ==
+        "F:3: traffic.classes[0].rate: duplicate key 'rate' (first given on line 3)");
+}
+
+TEST_CASE("an empty file is flagged (every key takes its default)", "[config][robust]") {
+  for (const char* text : {"", "# nothing here\n", "---\n"}) {
+    TempConfig f(text);
+    CHECK(ccnet::load_config(f.path(), {}).empty_file);
+  }
+  TempConfig g(kMinimal);
+  CHECK_FALSE(ccnet::load_config(g.path(), {}).empty_file);
+}
+
+TEST_CASE("control characters in keys are escaped in messages", "[config][robust]") {
+  CHECK(error_of(std::string("sim:\n  \"a\\tb\": 1\n") + kMinimal).rfind("F:2: sim.a\\x09b: unknown key 'a\\x09b'", 0) == 0);
+}
+
+TEST_CASE("alias bombs are refused, not expanded", "[config][robust]") {
+  std::string bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n";
+  const std::string names = "abcdefghij";
+  for (int j = 1; j < 8; ++j) {
+    bomb += std::string(1, names[j]) + ": &" + names[j] + " [";
+    for (int k = 0; k < 10; ++k) bomb += std::string(k ? ", " : "") + "*" + names[j - 1];
+    bomb += "]\n";
+  }
+  CHECK(error_of(bomb + kMinimal).find("the document expands to more than 10^6 values") != std::string::npos);
+}
+
+TEST_CASE("topology sizes are computed in 64 bits and refused when they do not fit", "[config][robust]") {
+  CHECK(error_of(std::string("topology: {type: mesh, k: 256, n: 4}\n") + kMinimal) ==
+        "F:1: topology.k: a 256-ary 4-mesh has 4294967296 routers; at most 2147483647 are supported");
+  // (Fat trees: "multistage topology sizes" below.) Topology errors point at their key's line.
+  CHECK(error_of(std::string("topology:\n  type: dragonfly\n  p: 1\n  a: 2\n  h: 2\n  g: 4\n") + kMinimal) ==
+        "F:6: topology.g: a*h = 4 global channels per group must divide evenly among the other 3 groups");
+}
+
+TEST_CASE("memory guard: refuses a network above sim.memory_limit_mb naming the key and the estimate", "[config][robust]") {
+  // (An explicit limit: the default, half of the machine's memory, differs between machines.)
+  const std::string m = error_of(std::string("topology: {type: dragonfly}\nrouter:\n  buffer: {global: 1048576}\n"
+                                             "sim: {memory_limit_mb: 4000}\n") + kMinimal);
+  CHECK(m.rfind("F:3: router.buffer.global: the network would need about 10.0 GB of memory, above the limit of 4.0 GB "
+                "(sim.memory_limit_mb 4000): ", 0) == 0);
+  CHECK(m.find("router input buffers on global ports: 72 ports x 4 VCs x 1048576 flits") != std::string::npos);
+  CHECK(m.find("Make it smaller, or raise sim.memory_limit_mb") != std::string::npos);
+  // The same network fits under a raised limit; the estimate is kept for stats.json.
+  TempConfig f(std::string("topology: {type: dragonfly}\nrouter:\n  buffer: {global: 1048576}\nsim: {memory_limit_mb: 100000}\n") + kMinimal);
+  const auto c = ccnet::load_config(f.path(), {});
+  CHECK(c.built->memory_estimate > 9e9);
+  CHECK(c.built->memory_estimate < 11e9);
+  CHECK(error_of(std::string("topology: {type: mesh, k: 256}\nsim: {memory_limit_mb: 100000}\n") + kMinimal).rfind(
+            "F:1: topology: the network would need about 136.5 GB of memory, above the limit of 100.0 GB (sim.memory_limit_mb "
+            "100000): NIC per-destination state: 65536 nodes x 65536 destinations (136.1 GB)", 0) == 0);
+}
+
+TEST_CASE("a class whose only destination is one of its sources is rejected (it would loop forever)", "[config][robust]") {
+  const std::string hot = "topology: {type: mesh, k: 4, n: 2}\ntraffic:\n  groups:\n    - {name: hot, nodes: [5]}\n  classes:\n";
+  CHECK(error_of(hot + "    - {name: hs, pattern: {type: hotspot}, destinations: hot, rate: 0.1}\n") ==
+        "F:6: traffic.classes[0].destinations: the only destination, node 5, is also a source of the class and would have "
+        "nowhere to send; leave it out of the sources (e.g. a source group with `exclude: [<destination group>]`)");
+  CHECK(error_of(hot + "    - {name: u, destinations: hot, rate: 0.1}\n").find("the only destination, node 5") != std::string::npos);
+  // Sources that leave the hot node out are fine.
+  TempConfig good("topology: {type: mesh, k: 4, n: 2}\ntraffic:\n  groups:\n    - {name: hot, nodes: [5]}\n"
+                  "    - {name: rest, exclude: [hot]}\n  classes:\n"
+                  "    - {name: hs, pattern: {type: hotspot}, sources: rest, destinations: hot, rate: 0.1}\n");
+  CHECK_NOTHROW(ccnet::load_config(good.path(), {}));
+}
+
+TEST_CASE("a permutation without a map free of fixed points is rejected", "[config][robust]") {
+  // 6 sources in node order fill 2 slots; both destinations (0, 2) are sources of slot 0.
+  CHECK(error_of("topology: {type: mesh, k: 3, n: 1, concentration: 2}\ntraffic:\n  groups: [{name: d, nodes: [0, 2]}]\n"
+                 "  classes: [{name: p, pattern: {type: permutation}, destinations: d, rate: 0.1}]\n")
+            .rfind("F:4: traffic.classes[0].destinations: pattern permutation: every destination is a source that shares "
+                   "its slot", 0) == 0);
+  // A single destination that is not a source is a valid (if dull) permutation.
+  TempConfig f("topology: {type: mesh, k: 4, n: 1}\ntraffic:\n  groups: [{name: d, nodes: [3]}, {name: s, nodes: [0, 1]}]\n"
+               "  classes: [{name: p, pattern: {type: permutation}, sources: s, destinations: d, rate: 0.1}]\n");
+  CHECK_NOTHROW(ccnet::load_config(f.path(), {}));
+}
+
 TEST_CASE("per-link-class values: the topology's classes, each with a value, no others", "[config]") {
   // Legacy keys keep working where the topology has the class.
   TempConfig f(std::string("topology: {type: dragonfly}\nlink: {latency: {terminal: 2, local: 3, global: 40}}\n"

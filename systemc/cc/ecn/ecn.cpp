@@ -240,6 +240,8 @@ class Ecn : public Mechanism {
   std::unique_ptr<RouterHooks> router_hooks(RouterApi& router, CounterSet&) const override {
     return std::make_unique<EcnRouterHooks>(p_, f_, router);
   }
+  // The rate limiter's largest inter-packet delay (CCT index at its limit).
+  Cycle max_injection_gap() const override { return Cycle{p_.ccti_limit} * p_.ipd_unit; }
   std::unique_ptr<NicHooks> nic_hooks(NicApi& nic, CounterSet& counters) const override {
     return std::make_unique<EcnNicHooks>(p_, f_, acks_, nic, counters);
   }

@@ -29,6 +29,7 @@
 #include "blocks/injection_engine.hpp"
 #include "blocks/mvcm_flow_ctrl.hpp"
 #include "cc/mechanism.hpp"
+#include "core/config.hpp"
 #include "core/error.hpp"
 #include "core/trace_sink.hpp"
 #include "core/watch.hpp"
@@ -200,7 +201,8 @@ struct MvcmPresetParams : MvcmParams {
                  "cct source: CCT index steps per hot ACK (2: the best of a sweep on the paper 001 hot spot, "
                  "docs/mechanisms/mvcm.md)",
                  {1, 1u << 16})
-          .field("ccti_limit", &MvcmParams::ccti_limit, 127u, "cct source: largest CCT index", {1, 1u << 20})
+          .field("ccti_limit", &MvcmParams::ccti_limit, 127u,
+                 "cct source: largest CCT index; lipd source: largest inter-packet delay, in ipd_unit steps", {1, 1u << 20})
           .field("timer", &MvcmParams::timer, 0u,
                  "cct source: cycles between CCT index decrements; 0 = 4 x RTT_min", {0, 1u << 30});
       return true;
@@ -571,8 +573,13 @@ class CctSource : public SourcePolicy {
 // delay separates the end of one packet from the start of the next.
 class LipdSource : public SourcePolicy {
  public:
-  LipdSource(std::uint32_t flows, std::uint32_t window, Cycle step, CounterSet& c)
-      : sched_(flows), window_(window), step_(step), flows_(flows), ipd_peak_(c.counter("ipd_peak", CounterSet::Merge::Max)) {}
+  LipdSource(std::uint32_t flows, std::uint32_t window, Cycle step, Cycle limit, CounterSet& c)
+      : sched_(flows),
+        window_(window),
+        step_(step),
+        limit_(limit),
+        flows_(flows),
+        ipd_peak_(c.counter("ipd_peak", CounterSet::Merge::Max)) {}
   void set_ready(NodeId dst, bool ready) override { sched_.set_ready(dst, ready); }
   int pick(Cycle now) const override {
     return sched_.pick([&](std::uint32_t f) {
@@ -593,7 +600,7 @@ class LipdSource : public SourcePolicy {
       throw ModelError(fmt::format("renato source: ACK from {} at cycle {} with no packet outstanding", f, now));
     const bool was = s.ipd > 0;
     --s.outstanding;
-    if (kind == MvcmAck::Hot) s.ipd += step_;
+    if (kind == MvcmAck::Hot) s.ipd = std::min(s.ipd + step_, limit_);
     else if (kind == MvcmAck::Cold) s.ipd = s.ipd > step_ ? s.ipd - step_ : 0;
     ipd_peak_ = std::max<std::uint64_t>(ipd_peak_, s.ipd);
     throttled_ += static_cast<std::uint32_t>(s.ipd > 0) - static_cast<std::uint32_t>(was);
@@ -607,7 +614,7 @@ class LipdSource : public SourcePolicy {
   };
   FlowScheduler sched_;
   std::uint32_t window_;
-  Cycle step_;
+  Cycle step_, limit_;
   std::vector<Flow> flows_;
   std::uint64_t& ipd_peak_;
   std::uint32_t throttled_ = 0;
@@ -673,12 +680,37 @@ class Mvcm : public Mechanism {
     rtt_min_ = p_.rtt_min ? p_.rtt_min : net_.rtt_min;
     dw_max_ = p_.dw_max ? p_.dw_max
                         : mvcm::dw_max_of(mvcm::omega(static_cast<double>(rtt_min_), net_.data_flits, 1.0));
+    // The window is an 8-bit count (blocks/mvcm_flow_ctrl, the RTL's DwMax): a network whose
+    // round trip holds more packets needs an explicit window.
+    if (dw_max_ > 255)
+      throw config::ConfigError(fmt::format(
+          "cc.dw_max: the derived window ceil(omega) = {} (RTT_min {} cycles / {}-flit data packets) is above the "
+          "largest, 255: set cc.dw_max (1..255) or cc.rtt_min",
+          dw_max_, rtt_min_, net_.data_flits));
     ws_factor_ = p_.ws_factor ? p_.ws_factor : net_.radix;
     ws_increases_ = !p_.ws_cap ? 0 : p_.ws_increases ? p_.ws_increases : net_.stages;
     ipd_unit_ = p_.ipd_unit ? p_.ipd_unit : static_cast<std::uint32_t>(rtt_min_);
     timer_ = p_.timer ? p_.timer : static_cast<std::uint32_t>(4 * rtt_min_);
   }
   std::string name() const override { return p_.preset; }
+  // The longest a ready flow may wait: the longest waiting interval (window), the largest CCT
+  // index or LIPD delay (cct, lipd).
+  Cycle max_injection_gap() const override {
+    switch (p_.source) {
+      case Source::Window: {
+        const blocks::MvcmFlowCtrl ctrl(blocks::MvcmFlowCtrlParams{1, dw_max_, ws_factor_, ws_increases_, rtt_min_});
+        Cycle gap = rtt_min_;
+        for (std::uint32_t e = 0; e < ctrl.max_exponent(); ++e) gap *= ws_factor_;
+        return gap;
+      }
+      case Source::Cct:
+      case Source::Lipd:
+        return Cycle{p_.ccti_limit} * ipd_unit_;
+      case Source::None:
+        break;
+    }
+    return 0;
+  }
   std::vector<VnetSpec> vnets() const override { return {{"data", 0}, {"control", 1}}; }
   std::uint8_t vnet_of(const Packet& p) const override { return p.kind == PacketKind::Data ? 0 : 1; }
   bool requires_acks() const override { return p_.source != Source::None; }
@@ -699,7 +731,7 @@ class Mvcm : public Mechanism {
         source = std::make_unique<CctSource>(nic.num_nodes(), ipd_unit_, p_.ccti_increase, p_.ccti_limit, timer_);
         break;
       case Source::Lipd:
-        source = std::make_unique<LipdSource>(nic.num_nodes(), dw_max_, ipd_unit_, counters);
+        source = std::make_unique<LipdSource>(nic.num_nodes(), dw_max_, ipd_unit_, Cycle{p_.ccti_limit} * ipd_unit_, counters);
         break;
       case Source::None:
         break;

@@ -1,0 +1,88 @@
+// Traffic patterns and injection processes on edge cases (issue 20 items 2 and 4): every source
+// has a destination other than itself, and arrival times never overflow.
+#include <catch2/catch.hpp>
+
+#include <set>
+#include <stdexcept>
+
+#include "core/registry.hpp"
+#include "traffic/pattern.hpp"
+#include "traffic/traffic_config.hpp"
+
+using namespace ccnet;
+
+namespace {
+std::unique_ptr<Pattern> make_pattern(const std::string& name, const std::vector<NodeId>& src,
+                                      const std::vector<NodeId>& dst, std::uint64_t seed) {
+  const auto* e = Registry<config::PolyEntry<PatternParams>>::instance().find(name);
+  REQUIRE(e);
+  return e->make()->create(src, dst, RngStream(seed, "test.pattern"));
+}
+}  // namespace
+
+TEST_CASE("permutation: no node sends to itself even when random draws almost never avoid it", "[traffic][robust]") {
+  // 40000 sources in node order fill 200 destination slots (source s -> slot s mod 200). The
+  // destinations are 199 multiples of 200, all sources of slot 0, plus node 1: slot 0 can only
+  // take node 1, which one shuffle in 200 gives; most seeds need the repair step.
+  std::vector<NodeId> src(40000), dst;
+  for (NodeId n = 0; n < src.size(); ++n) src[n] = n;
+  dst.push_back(1);
+  for (NodeId k = 0; k < 199; ++k) dst.push_back(200 * k);
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    auto p = make_pattern("permutation", src, dst, seed);
+    std::set<NodeId> used;
+    std::size_t to_self = 0;
+    for (NodeId s : src) {
+      const NodeId d = p->destination(s);
+      to_self += d == s;
+      used.insert(d);
+    }
+    CHECK(to_self == 0);
+    CHECK(p->destination(0) == 1);
+    CHECK(used.size() == dst.size());  // every destination is some source's target
+  }
+}
+
+TEST_CASE("permutation with equal sets is a derangement", "[traffic][robust]") {
+  std::vector<NodeId> all(16);
+  for (NodeId n = 0; n < 16; ++n) all[n] = n;
+  for (std::uint64_t seed = 1; seed <= 50; ++seed) {
+    auto p = make_pattern("permutation", all, all, seed);
+    std::set<NodeId> seen;
+    for (NodeId s : all) {
+      CHECK(p->destination(s) != s);
+      seen.insert(p->destination(s));
+    }
+    CHECK(seen.size() == all.size());
+  }
+}
+
+TEST_CASE("uniform and hotspot patterns refuse a source with no other destination", "[traffic][robust]") {
+  for (const char* name : {"uniform", "hotspot"}) {
+    CHECK_THROWS_AS(make_pattern(name, {0, 5, 7}, {5}, 1), config::ConfigError);
+    CHECK_THROWS_AS(make_pattern(name, {0, 1}, {}, 1), config::ConfigError);
+    auto p = make_pattern(name, {0, 5, 7}, {5, 6}, 1);
+    int other = 0;
+    for (int i = 0; i < 1000; ++i) other += p->destination(5) != 6;
+    CHECK(other == 0);
+  }
+}
+
+TEST_CASE("periodic arrivals: the period saturates instead of overflowing", "[traffic][robust]") {
+  TrafficClassConfig c;
+  c.size = 4;
+  for (double rate : {1e-19, 1e-300, 0.0}) {
+    c.rate = rate;
+    CHECK(c.period() == Cycle{1} << 62);
+  }
+  c.rate = 0.5;
+  CHECK(c.period() == 8);
+  CHECK(add_cycles(kNever - 3, 10) == kNever);
+  CHECK(add_cycles(5, 10) == 15);
+}
+
+TEST_CASE("RngStream::below(0) is an error, not a division by zero", "[traffic][robust]") {
+  RngStream r(1, "x");
+  CHECK_THROWS_AS(r.below(0), std::invalid_argument);
+  CHECK(r.geometric(0.0) == std::numeric_limits<std::uint64_t>::max() / 2);
+}
