@@ -89,10 +89,6 @@ bool MvcmFlowCtrl::generated(std::uint32_t f, bool queue_empty) {
   return true;
 }
 
-}  // namespace ccnet::blocks
-
-namespace ccnet::blocks {
-
 bool MvcmFlowCtrl::violation(Cycle now, const Events& e) const {
   const std::uint32_t n = p_.num_flows;
   for (std::size_t k = 0; k < e.num_restarts; ++k)

@@ -31,10 +31,11 @@
 //      (a restart only makes a flow more eligible);
 //   3. the ACK lane (one ACK per cycle: a NIC's ejection port completes at most one packet).
 // A lane that breaks the contract (a start on a flow that was not eligible, an ACK with nothing
-// outstanding after step 2 or of no class, any lane naming no flow) changes nothing, commit() returns false and
-// the sticky error flag is set (the RTL's violation_o, error_o and assertions).
+// outstanding after step 2 or of no class, any lane naming no flow) changes nothing, commit()
+// returns false and the sticky error flag is set (the RTL's violation_o, error_o and assertions).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 

@@ -470,8 +470,8 @@ class WindowSource : public SourcePolicy {
     for (std::uint32_t f : restart_flows_)
       if (ctrl_.outstanding(f) == 0) ++restarts_;  // a restart applies to a flow with nothing outstanding
     if (!ctrl_.commit(now, e))
-      throw ModelError(fmt::format("mvcm source: flow controller contract broken at cycle {} (start of flow {}, ACK from {})", now,
-                                         granted, e.ack.valid ? static_cast<int>(e.ack.flow) : -1));
+      throw ModelError(fmt::format("mvcm source: flow controller contract broken at cycle {} (start of flow {}, ACK from {})",
+                                   now, granted, e.ack.valid ? static_cast<int>(e.ack.flow) : -1));
     if (granted >= 0) {
       const auto f = static_cast<std::uint32_t>(granted);
       sched_.granted(f);
