@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "blocks/mvcm_flow_ctrl.hpp"
+#include "blocks/mvcm_marker.hpp"
 #include "core/rng.hpp"
 #include "cc/mvcm/mvcm.hpp"
 #include "support/fake_api.hpp"
@@ -359,6 +360,63 @@ TEST_CASE("MVCM V4: switch thresholds in 64 B credits (1 KB buffers, 278 B = 5-c
     h3->on_output_enqueue(s3, q, head_in(3, 0, 16));
     CHECK((q.has(mb) && !q.has(vb)));
   }
+}
+
+TEST_CASE("MvcmMarker: V4 on the block, whole-flit thresholds, the (0,1) header", "[mvcm][unit]") {
+  using blocks::MvcmMarker;
+  // 1 KB buffers in 64 B credits: 66% of 16 = 10.56 -> 10, 33% of 16 = 5.28 -> 5.
+  CHECK(MvcmMarker::threshold(0.66, 16) == 10);
+  CHECK(MvcmMarker::threshold(0.33, 16) == 5);
+  CHECK(MvcmMarker::threshold(0.66, 64) == 42);
+  CHECK(MvcmMarker::threshold(0.5, 64) == 32);  // exact: "more than 32"
+  SECTION("'occupancy > floor(f x C)' is 'occupancy > f x C' for every whole occupancy") {
+    for (double f : {0.0, 0.1, 0.29, 0.33, 0.5, 0.66, 0.7, 1.0})
+      for (std::uint32_t cap : {1u, 3u, 10u, 16u, 64u, 100u, 1000u}) {
+        const MvcmMarker m(blocks::MvcmMarkerParams{MvcmMarker::threshold(f, cap), MvcmMarker::threshold(f, cap)});
+        for (std::uint32_t occ = 0; occ <= cap + 1; ++occ) {
+          INFO("f " << f << " cap " << cap << " occ " << occ);
+          CHECK(m.mark(true, true, false, occ) == (occ > f * cap));
+          CHECK(m.out_above(occ) == (occ > f * cap));
+        }
+      }
+  }
+  const MvcmMarker m(blocks::MvcmMarkerParams{10, 5});
+  SECTION("input lane: the 3rd packet of a buffer is marked; ACKs, idle lanes and marked packets are not") {
+    CHECK_FALSE(m.mark(true, true, false, 5));
+    CHECK_FALSE(m.mark(true, true, false, 10));
+    CHECK(m.mark(true, true, false, 15));
+    CHECK(m.mb_out(true, true, false, 15));
+    CHECK_FALSE(m.mark(true, false, false, 15));  // ACK
+    CHECK_FALSE(m.mark(false, true, false, 15));  // idle
+    CHECK_FALSE(m.mark(true, true, true, 15));    // already marked: no new event
+    CHECK(m.mb_out(true, true, true, 0));         // never cleared
+    CHECK(m.mb_out(false, false, true, 0));
+  }
+  SECTION("output lane: validated only with MB and another packet queued; the (0,1) header is flagged") {
+    CHECK_FALSE(m.validate(true, true, true, false, 5));  // alone
+    CHECK(m.validate(true, true, true, false, 10));       // behind one
+    CHECK_FALSE(m.validate(true, true, false, false, 15));  // never without MB
+    CHECK(m.out_above(15));
+    CHECK_FALSE(m.validate(true, true, true, true, 15));  // already validated: no new event
+    CHECK(m.vb_out(true, true, true, true, 0));
+    CHECK_FALSE(m.violation(true, true, true));
+    CHECK_FALSE(m.violation(true, false, false));
+    CHECK(m.violation(true, false, true));
+    CHECK_FALSE(m.violation(false, false, true));  // idle lane
+    CHECK(m.vb_out(true, true, false, true, 15));    // passes unchanged
+  }
+}
+
+TEST_CASE("MVCM switch: a header with VB and without MB at an output queue is an error", "[mvcm][hooks]") {
+  test::FakeNetwork net;
+  auto mech = net.make("{mechanism: mvcm}");
+  test::FakeRouter router(net.packets, net.topology, 4, 16, 2);
+  router.oq_depth = 16;
+  CounterSet counters;
+  auto hooks = mech->router_hooks(router, counters);
+  Packet& p = data_packet(net.packets, 0, 1, 5);
+  p.set(flag(net.packets, "vb"));
+  CHECK_THROWS_WITH(hooks->on_output_enqueue(router, p, head_in(1, 0, 16)), Catch::Contains("VB without MB"));
 }
 
 TEST_CASE("MVCM V5: the single-switch scenario of Fig. 3 (hot, warm and cold flows)", "[mvcm][hooks]") {

@@ -5,7 +5,8 @@
 // Switch (section 3.1, MVPM): a data packet gets the Marking Bit (MB) when it arrives at an input
 // buffer that holds, with it, more than input_threshold of its capacity; a marked packet gets the
 // Validation Bit (VB) when it enters an output queue that holds, with it, more than
-// output_threshold of its capacity. Bits are never cleared; VB never without MB.
+// output_threshold of its capacity. Bits are never cleared; VB never without MB. The decisions
+// are blocks/mvcm_marker (rtl/ccn_mvcm_marker.sv), one per router port.
 // Destination: copies MB and VB into the ACK. Source (sections 3.2, 3.3): the per-flow dynamic
 // window and waiting slots of blocks/mvcm_flow_ctrl, fed by the ACKs' marks (Table 1).
 //
@@ -28,6 +29,7 @@
 
 #include "blocks/injection_engine.hpp"
 #include "blocks/mvcm_flow_ctrl.hpp"
+#include "blocks/mvcm_marker.hpp"
 #include "cc/mechanism.hpp"
 #include "core/config.hpp"
 #include "core/error.hpp"
@@ -270,9 +272,12 @@ class MvcmSwitch : public RouterHooks {
         in_cap_(counters.counter("arrival_input_capacity_flits")),
         out_sum_(counters.counter("enqueue_output_occupancy_flits")),
         out_cap_(counters.counter("enqueue_output_capacity_flits")) {
-    out_limit_ = p_.output_threshold * router.output_buffer();
+    // One marker per port: its input lane at the input buffer, its output lane at the output
+    // queue (whole-flit thresholds: "more than floor(f x C)" is "more than f x C").
+    const std::uint32_t out_threshold = blocks::MvcmMarker::threshold(p_.output_threshold, router.output_buffer());
     for (PortId port = 0; port < router.num_ports(); ++port) {
-      in_limit_.push_back(p_.input_threshold * router.port(port).in_depth);
+      markers_.emplace_back(blocks::MvcmMarkerParams{
+          blocks::MvcmMarker::threshold(p_.input_threshold, router.port(port).in_depth), out_threshold});
       if (router.port(port).connected()) connected_.push_back(port);
     }
     for (VcId vc = 0; vc < router.num_vcs(); ++vc)
@@ -293,16 +298,14 @@ class MvcmSwitch : public RouterHooks {
     const std::uint32_t occ = b.occupancy + pkt.size - 1;
     in_sum_ += occ;
     in_cap_ += b.capacity;
-    if (p_.marking == Marking::Mvpm && p_.mark_at == MarkAt::Arrival && occ > in_limit_[b.port])
-      mark(api, pkt, "mvcm_mark", b, occ);
+    if (p_.marking == Marking::Mvpm && p_.mark_at == MarkAt::Arrival) input_decision(api, pkt, b, occ);
     else if (p_.marking == Marking::FullBuffer && b.capacity - std::min(occ, b.capacity) < max_packet_)
       congest(api, pkt, b, occ);
     return ArrivalAction::Accept;
   }
   void on_input_dequeue(RouterApi& api, Packet& pkt, const BufferState& b) override {
-    if (pkt.kind == PacketKind::Data && p_.marking == Marking::Mvpm && p_.mark_at == MarkAt::InputDequeue &&
-        b.occupancy > in_limit_[b.port])
-      mark(api, pkt, "mvcm_mark", b, b.occupancy);
+    if (pkt.kind == PacketKind::Data && p_.marking == Marking::Mvpm && p_.mark_at == MarkAt::InputDequeue)
+      input_decision(api, pkt, b, b.occupancy);
   }
   void on_output_enqueue(RouterApi& api, Packet& pkt, const BufferState& b) override {
     if (pkt.kind != PacketKind::Data) return;
@@ -334,14 +337,24 @@ class MvcmSwitch : public RouterHooks {
   }
 
  private:
+  // MVPM at the input buffer: the marker's input lane (blocks/mvcm_marker).
+  void input_decision(RouterApi& api, Packet& pkt, const BufferState& b, std::uint32_t occ) {
+    if (markers_[b.port].mark(true, true, pkt.has(f_.mb), occ)) mark(api, pkt, "mvcm_mark", b, occ);
+  }
+  // At the output queue: the marker's output lane validates (MVPM), or its comparator alone marks
+  // (OPM). Data packets only.
   void output_decision(RouterApi& api, Packet& pkt, const BufferState& b, std::uint32_t occ) {
-    if (occ <= out_limit_) return;
-    if (p_.marking == Marking::Mvpm && pkt.has(f_.mb) && !pkt.has(f_.vb)) {
+    const blocks::MvcmMarker& m = markers_[b.port];
+    const bool mb = pkt.has(f_.mb), vb = pkt.has(f_.vb);
+    if (m.violation(true, mb, vb))
+      throw ModelError(fmt::format("mvcm: packet {} at output {} of router {} carries VB without MB", pkt.id, b.port,
+                                   api.id()));
+    if (p_.marking == Marking::Mvpm && m.validate(true, true, mb, vb, occ)) {
       pkt.set(f_.vb);
       ++validations_;
       ++trace_validations_;
       watch(api, pkt, "mvcm_validate", "out", b, occ);
-    } else if (p_.marking == Marking::Opm) {
+    } else if (p_.marking == Marking::Opm && m.out_above(occ)) {
       mark(api, pkt, "opm_mark", b, occ);
     }
   }
@@ -375,8 +388,7 @@ class MvcmSwitch : public RouterHooks {
   const MvcmParams& p_;
   MvcmFormat f_;
   std::uint32_t max_packet_;
-  std::vector<double> in_limit_;  // per input port, flits
-  double out_limit_ = 0;
+  std::vector<blocks::MvcmMarker> markers_;  // per port
   std::vector<PortId> connected_, congested_;
   std::vector<VcId> data_vcs_;
   std::uint64_t &marks_, &validations_;
