@@ -11,6 +11,42 @@ std::string join_path(const std::string& path, const std::string& key) {
   return path.empty() ? key : path + "." + key;
 }
 
+// Offset of the first byte of `s` that does not belong to a well-formed UTF-8 sequence
+// (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF), or npos. Text from a
+// config ends up in stats.json, whose writer rejects anything else.
+std::size_t first_invalid_utf8(const std::string& s) {
+  const auto* b = reinterpret_cast<const unsigned char*>(s.data());
+  const std::size_t n = s.size();
+  for (std::size_t i = 0; i < n;) {
+    const unsigned c = b[i];
+    std::size_t len = 0;
+    unsigned lo = 0x80, hi = 0xBF;  // allowed range of the second byte
+    if (c < 0x80) len = 1;
+    else if (c >= 0xC2 && c <= 0xDF) len = 2;
+    else if (c == 0xE0) len = 3, lo = 0xA0;
+    else if (c >= 0xE1 && c <= 0xEC) len = 3;
+    else if (c == 0xED) len = 3, hi = 0x9F;
+    else if (c >= 0xEE && c <= 0xEF) len = 3;
+    else if (c == 0xF0) len = 4, lo = 0x90;
+    else if (c >= 0xF1 && c <= 0xF3) len = 4;
+    else if (c == 0xF4) len = 4, hi = 0x8F;
+    else return i;
+    if (i + len > n) return i;
+    for (std::size_t k = 1; k < len; ++k) {
+      const unsigned d = b[i + k];
+      if (k == 1 ? (d < lo || d > hi) : (d < 0x80 || d > 0xBF)) return i;
+    }
+    i += len;
+  }
+  return std::string::npos;
+}
+
+std::string invalid_utf8_text(const std::string& s, std::size_t at) {
+  char hex[8];
+  std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned>(static_cast<unsigned char>(s[at])));
+  return "not valid UTF-8 text (byte " + std::string(hex) + " at offset " + std::to_string(at) + ")";
+}
+
 std::string yaml_type_name(const YAML::Node& n) {
   switch (n.Type()) {
     case YAML::NodeType::Null: return "null";
@@ -135,6 +171,10 @@ namespace {
 void apply_override(YAML::Node root, const std::string& text, BindContext& ctx,
                     std::set<std::string>& seen) {
   const auto eq = text.find('=');
+  if (const std::size_t bad = first_invalid_utf8(text); bad != std::string::npos)
+    throw ConfigError(bad < eq ? "--set: the key path is " + invalid_utf8_text(text, bad)
+                               : "--set " + text.substr(0, eq) + ": the value is " +
+                                     invalid_utf8_text(text.substr(eq + 1), bad - eq - 1));
   if (eq == std::string::npos || eq == 0)
     throw ConfigError("--set " + text + ": expected key.path=value");
   const std::string path = text.substr(0, eq);
@@ -205,24 +245,32 @@ void apply_override(YAML::Node root, const std::string& text, BindContext& ctx,
 namespace {
 
 // yaml-cpp keeps every pair of a map with a repeated key (lookups find the first, binding saw
-// the last): a repeated key is a mistake whichever value was meant, so it is an error.
+// the last): a repeated key is a mistake whichever value was meant, so it is an error. Keys and
+// values that are not UTF-8 text are errors too (stats.json echoes the configuration).
 // `budget` bounds the walk: aliases can make a short document expand exponentially.
-void reject_duplicate_keys(const YAML::Node& node, const std::string& path, const BindContext& ctx, long& budget) {
+void check_keys_and_text(const YAML::Node& node, const std::string& path, const BindContext& ctx, long& budget) {
   if (--budget < 0)
     ctx.fail(node, path, "the document expands to more than 10^6 values (through aliases?); not a configuration");
-  if (node.IsSequence()) {
+  if (node.IsScalar()) {
+    const std::size_t bad = first_invalid_utf8(node.Scalar());
+    if (bad != std::string::npos) ctx.fail(node, path, "the value is " + invalid_utf8_text(node.Scalar(), bad));
+  } else if (node.IsSequence()) {
     for (std::size_t i = 0; i < node.size(); ++i)
-      reject_duplicate_keys(node[i], path + "[" + std::to_string(i) + "]", ctx, budget);
+      check_keys_and_text(node[i], path + "[" + std::to_string(i) + "]", ctx, budget);
   } else if (node.IsMap()) {
     std::map<std::string, int> lines;  // key -> line of its first occurrence
     for (auto it = node.begin(); it != node.end(); ++it) {
       const std::string key = it->first.IsScalar() ? it->first.Scalar() : std::string();
-      const std::string sub = join_path(path, key);
       if (!it->first.IsScalar()) ctx.fail(it->first, path, "a key must be a plain name, got a " + yaml_type_name(it->first));
+      const std::size_t bad = first_invalid_utf8(key);
+      if (bad != std::string::npos)
+        ctx.fail(it->first, path, "a key in " + (path.empty() ? std::string("the top level") : path) + " is " +
+                                      invalid_utf8_text(key, bad));
+      const std::string sub = join_path(path, key);
       const auto [first, inserted] = lines.emplace(key, it->first.Mark().line + 1);
       if (!inserted)
         ctx.fail(it->first, sub, "duplicate key '" + key + "' (first given on line " + std::to_string(first->second) + ")");
-      reject_duplicate_keys(it->second, sub, ctx, budget);
+      check_keys_and_text(it->second, sub, ctx, budget);
     }
   }
 }
@@ -244,7 +292,7 @@ YAML::Node load_document(const std::string& file, const std::vector<std::string>
     root = YAML::Node(YAML::NodeType::Map);
   }
   long budget = 1000000;
-  reject_duplicate_keys(root, "", ctx, budget);
+  check_keys_and_text(root, "", ctx, budget);
   if (!root.IsMap()) ctx.fail(root, "", "expected a map of sections, got a " + yaml_type_name(root));
   std::set<std::string> seen;
   for (const auto& o : overrides) {

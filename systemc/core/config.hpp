@@ -106,6 +106,10 @@ class Schema {
 
 std::string join_path(const std::string& path, const std::string& key);
 std::string yaml_type_name(const YAML::Node& n);
+// Offset of the first byte of `s` that is not part of well-formed UTF-8, or npos; and the
+// phrase "not valid UTF-8 text (byte 0xNN at offset K)" for messages (never echoing the bytes).
+std::size_t first_invalid_utf8(const std::string& s);
+std::string invalid_utf8_text(const std::string& s, std::size_t at);
 
 // ---- value parsing ---------------------------------------------------------------------------
 

@@ -74,6 +74,9 @@ std::string partial_base(const std::string& path) { return path.substr(0, path.s
 }  // namespace
 
 void check_trace_file(const std::string& file) {
+  // stats.json records the file name, and JSON text is UTF-8.
+  if (const std::size_t bad = config::first_invalid_utf8(file); bad != std::string::npos)
+    throw OptionError("--trace: the file name is " + config::invalid_utf8_text(file, bad));
   const std::string path = trace_path(file);
   const std::filesystem::path p(path);
   const std::filesystem::path dir = p.has_parent_path() ? p.parent_path() : std::filesystem::path(".");

@@ -114,7 +114,9 @@ def check_trace_unwritable():
     for trace, pattern in [("/proc/t.vcd", r"--trace /proc/t\.vcd: cannot write"),
                            ("dir.vcd", r"--trace dir\.vcd: dir\.vcd is a directory"),
                            ("afile/t.vcd", r"--trace afile/t\.vcd: cannot create the directory afile"),
-                           ("", r"--trace: empty file name")]:
+                           ("", r"--trace: empty file name"),
+                           # a file name that is not UTF-8 (stats.json records it): \udc87 is byte 0x87
+                           ("t\udc87.vcd", r"--trace: the file name is not valid UTF-8 text \(byte 0x87 at offset 1\)")]:
         t0 = time.monotonic()
         expect_error(["run", quick, "-q", "--out", "o", "--trace", trace, "--set", "sim.measure=2000000"], 2,
                      "ccnet: option error: " + pattern, f"--trace {trace!r}")

@@ -304,3 +304,24 @@ TEST_CASE("explicit topology: mistakes in the link list and routing table name t
                             "{router: 1, dst: 1, port: 1}, {router: 1, dst: 0, port: 1}, {router: 2, dst: 0, port: 1}]}\n";
   CHECK(error_of(three + kMinimal) == "F:1: topology.routes: the route from node 0 to node 1 loops");
 }
+
+TEST_CASE("text that is not UTF-8 is rejected naming file, line and key", "[config][robust]") {
+  // A stray byte in a value (what the fuzzer wrote into a shipped config): before, the run went
+  // on and died writing stats.json with an internal JSON error.
+  CHECK(error_of(std::string("sim:\n  name: ab\x87z\n") + kMinimal) ==
+        "F:2: sim.name: the value is not valid UTF-8 text (byte 0x87 at offset 2)");
+  CHECK(error_of("traffic:\n  classes:\n    - {name: \"u\xC3\", rate: 0.1}\n") ==
+        "F:3: traffic.classes[0].name: the value is not valid UTF-8 text (byte 0xC3 at offset 1)");
+  // Overlong forms, surrogates and code points above U+10FFFF are not UTF-8 either.
+  for (const char* bad : {"\xC0\xAF", "\xED\xA0\x80", "\xF4\x90\x80\x80", "\xF8\x88\x80\x80\x80"})
+    CHECK(error_of(std::string("sim:\n  name: x") + bad + "\n" + kMinimal).rfind("F:2: sim.name: the value is not valid UTF-8", 0) == 0);
+  // A bad key is named by where it is, never echoed.
+  CHECK(error_of(std::string("sim:\n  w\xFF: 1\n") + kMinimal) ==
+        "F:2: sim: a key in sim is not valid UTF-8 text (byte 0xFF at offset 1)");
+  // --set arguments.
+  CHECK(error_of(kMinimal, {"sim.name=\xE2\x82"}) == "--set sim.name: the value is not valid UTF-8 text (byte 0xE2 at offset 0)");
+  CHECK(error_of(kMinimal, {"sim.n\x80me=1"}) == "--set: the key path is not valid UTF-8 text (byte 0x80 at offset 5)");
+  // Well-formed multi-byte text is fine.
+  TempConfig ok("traffic:\n  classes:\n    - {name: \"d\xC3\xA9j\xC3\xA0 \xE2\x82\xAC \xF0\x9F\x98\x80\", rate: 0.1}\n");
+  CHECK(ccnet::load_config(ok.path(), {}).traffic.classes[0].name == "d\xC3\xA9j\xC3\xA0 \xE2\x82\xAC \xF0\x9F\x98\x80");
+}
