@@ -59,6 +59,8 @@ void Nic::end_of_elaboration() {
   flit_out_if_ = flit_out.operator->();
   credit_in_if_ = credit_in.operator->();
   credit_out_if_ = credit_out.operator->();
+  flit_in_val_ = &flit_in_if_->read();
+  credit_in_val_ = &credit_in_if_->read();
 }
 
 void Nic::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
@@ -77,6 +79,7 @@ void Nic::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   // next cycle on.
   const Cycle at = (sc_core::sc_time_stamp() + delay).value() / period_ps_;
   posted_.push_back({at, req});
+  idle_ = false;
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
@@ -92,9 +95,18 @@ bool Nic::idle() const {
 }
 
 void Nic::tick() {
-  now_ = sc_core::sc_time_stamp().value() / period_ps_;
   // Idle fast path: nothing queued or in flight and both input channels idle: no state changes.
-  if (idle() && !flit_in_if_->read().valid() && credit_in_if_->read().empty() && !hooks_) return;
+  // idle_ caches idle() from the end of the last evaluation (b_transport clears it); the process
+  // runs at every rising edge, so the cycle count just advances.
+  if (idle_ && !flit_in_val_->valid() && credit_in_val_->empty()) {
+    ++now_;
+    return;
+  }
+  now_ = sc_core::sc_time_stamp().value() / period_ps_;
+  if (!hooks_ && idle() && !flit_in_val_->valid() && credit_in_val_->empty()) {
+    idle_ = true;
+    return;
+  }
   wake_holds();
   ingest_posted();
   receive();
@@ -103,6 +115,7 @@ void Nic::tick() {
   if (hooks_) hooks_->tick(*this);
   commit_and_write();
   if (probe_live_) update_probe();
+  idle_ = !hooks_ && idle();
 }
 
 void Nic::ingest_posted() {
@@ -540,7 +553,7 @@ void Nic::dump_state(std::ostream& os) const {
     const Message& m = messages_[q.head];
     os << "  send queue to " << d << ": " << n << " messages, head message " << key(SentKey{m.id, m.next_seq}) << " ("
        << m.packetized << "/" << m.size << " flits formed)";
-    if (hold_until_[d] > now_) os << ", held until " << (hold_until_[d] == kNever ? std::string("a grant") : std::to_string(hold_until_[d]));
+    if (hold_until_[d] > now_) os << ", held until " << (hold_until_[d] == kNever ? std::string("released") : std::to_string(hold_until_[d]));
     os << "\n";
   }
   auto stream = [&](const Stream& st, const std::string& what) {

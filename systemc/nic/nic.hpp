@@ -273,6 +273,10 @@ class Nic final : public sc_core::sc_module, public NicApi, public TracedCompone
   CounterSet cc_counters_;
   std::unique_ptr<NicProbe> probe_;  // trace-only state, for NICs selected for tracing
   NicProbe* probe_live_ = nullptr;   // probe_ while the trace window is open
+  bool idle_ = false;  // idle() at the end of the last evaluation, no hooks (tick's fast path)
+  // The input channels' current values (sc_signal keeps them at a fixed address).
+  const Flit* flit_in_val_ = nullptr;
+  const CreditLanes* credit_in_val_ = nullptr;
   const sc_core::sc_signal_in_if<Flit>* flit_in_if_ = nullptr;
   sc_core::sc_signal_inout_if<Flit>* flit_out_if_ = nullptr;
   const sc_core::sc_signal_in_if<CreditLanes>* credit_in_if_ = nullptr;

@@ -79,6 +79,14 @@ Router::Router(sc_core::sc_module_name name, RouterId id, std::vector<RouterPort
                                   static_cast<unsigned>(inputs_.size() * num_vcs_ * queues_per_vc_), 1, false}));
   give_count_.assign(num_vcs_, 0);
   take_flag_.assign(num_vcs_, 0);
+  for (PortId p = 0; p < nports; ++p)
+    if (ports[p].connected()) connected_.push_back(p);
+  out_dirty_.resize(nports);
+  va_waiting_.resize(nports);
+  va_outputs_.resize(nports);
+  va_recheck_.resize(nports);
+  credit_dirty_.resize(nports);
+  trav_pending_.resize(nports);
   counters_.flits_out.assign(nports, 0);
   counters_.flits_in.assign(nports, 0);
   period_ps_ = env_.period.value();
@@ -107,16 +115,27 @@ void Router::end_of_elaboration() {
     flit_out_if_.push_back(flit_out[p].operator->());
     credit_in_if_.push_back(credit_in[p].operator->());
     credit_out_if_.push_back(credit_out[p].operator->());
+    flit_in_val_.push_back(&flit_in_if_.back()->read());
+    credit_in_val_.push_back(&credit_in_if_.back()->read());
   }
+  for (const PortId p : connected_) wires_.push_back(InputWire{flit_in_val_[p], credit_in_val_[p]});
 }
 
 // ---- per-cycle evaluation ------------------------------------------------------------------------
 
 void Router::tick() {
+  // Idle fast path: nothing held or pending and nothing arriving, so nothing would change (not
+  // even a signal). A router with hooks or an open trace window is never idle.
+  // The process runs at every rising edge, so the cycle count just advances.
+  if (idle_ && !input_arriving()) {
+    ++now_;
+    return;
+  }
   now_ = sc_core::sc_time_stamp().value() / period_ps_;
   receive();
   if (!va_list_.empty()) allocate_vcs(false);
   vc_released_ = false;
+  va_recheck_.clear();
   if (!sa_list_.empty()) allocate_switch();
   // A tail that won the switch released its output VC: the next packet may take it in this
   // same cycle, so back-to-back packets on one output VC leave no gap (docs/architecture.md).
@@ -128,34 +147,51 @@ void Router::tick() {
   if (hooks_) hooks_->tick(*this);
   commit_and_write();
   if (probe_live_) update_probe();
+  idle_ = !hooks_ && !probe_live_ && quiescent();
 }
 
 void Router::receive() {
-  const auto nports = num_ports();
-  for (PortId p = 0; p < nports; ++p) {
+  for (const PortId p : connected_) {
     InputPort& in = inputs_[p];
-    if (!in.spec.connected()) continue;
-    const Flit& f = flit_in_if_[p]->read();
+    const Flit& f = *flit_in_val_[p];
     if (f.valid()) {
       // Written by the sender at the previous edge; due after the link latency.
-      in.link.push_back({now_ - 1 + in.spec.latency, f});
       ++counters_.flits_in[p];
+      const Cycle due = now_ - 1 + in.spec.latency;
+      if (due <= now_ && in.link.empty()) accept_flit(p, Flit(f));
+      else {
+        in.link.push_back({due, f});
+        ++link_entries_;
+      }
     }
     while (!in.link.empty() && in.link.front().first <= now_) {
       const Flit g = in.link.front().second;
       in.link.pop_front();
+      --link_entries_;
       accept_flit(p, g);
     }
+    const CreditLanes& c = *credit_in_val_[p];
     OutputPort& out = ports_[p];
-    const CreditLanes& c = credit_in_if_[p]->read();
-    if (!c.empty()) out.credit_link.push_back({now_ - 1 + out.spec.latency, c});
-    while (!out.credit_link.empty() && out.credit_link.front().first <= now_) {
-      const CreditLanes& lanes = out.credit_link.front().second;
+    if (c.empty() && out.credit_link.empty()) continue;
+    auto give = [&](const CreditLanes& lanes) {
       for (int k = 0; k < lanes.count; ++k) {
         if (lanes.vc[k] >= num_vcs_) fail("credit for nonexistent VC " + std::to_string(lanes.vc[k]) + " on port " + std::to_string(p));
         out.gives.push_back(lanes.vc[k]);
       }
+      out_dirty_.insert(p);
+    };
+    if (!c.empty()) {
+      const Cycle due = now_ - 1 + out.spec.latency;
+      if (due <= now_ && out.credit_link.empty()) give(c);
+      else {
+        out.credit_link.push_back({due, c});
+        ++link_entries_;
+      }
+    }
+    while (!out.credit_link.empty() && out.credit_link.front().first <= now_) {
+      give(out.credit_link.front().second);
       out.credit_link.pop_front();
+      --link_entries_;
     }
   }
 }
@@ -263,7 +299,28 @@ void Router::start_head(PortId port, std::uint32_t qi, Queue& q, Cycle earliest)
   q.level = s.level;
   q.out_vc = kNoVc;
   q.ready = std::max(earliest, s.arrival + env_.config.delays.routing);
-  list_add(va_list_, (static_cast<std::uint32_t>(port) << 16) | qi, q);
+  va_wait((static_cast<std::uint32_t>(port) << 16) | qi, q);
+}
+
+void Router::va_wait(std::uint32_t ref, Queue& q) {
+  list_add(va_list_, ref, q);
+  std::vector<std::uint32_t>& w = va_waiting_[q.out_port];
+  q.va_out_pos = static_cast<std::int32_t>(w.size());
+  w.push_back(ref);
+  va_outputs_.insert(q.out_port);
+  va_recheck_.insert(q.out_port);
+}
+
+void Router::va_unwait(Queue& q) {
+  list_remove(va_list_, q);
+  std::vector<std::uint32_t>& w = va_waiting_[q.out_port];
+  const auto pos = static_cast<std::size_t>(q.va_out_pos);
+  const std::uint32_t last = w.back();
+  w[pos] = last;
+  queue_ref(last).va_out_pos = static_cast<std::int32_t>(pos);
+  w.pop_back();
+  q.va_out_pos = -1;
+  if (w.empty()) va_outputs_.erase(q.out_port);
 }
 
 void Router::list_add(std::vector<std::uint32_t>& list, std::uint32_t ref, Queue& q) {
@@ -290,13 +347,17 @@ std::uint32_t Router::out_space(PortId port, VcId vc) const {
   return out.credits[vc].count();
 }
 
-VcId Router::free_vc(const Queue& q, std::uint8_t vnet, std::uint32_t size, bool after_switch) const {
+VcId Router::free_vc(std::uint32_t ref, bool after_switch) const {
+  const Queue& q = queue_ref(ref);
   const OutputPort& out = ports_[q.out_port];
-  const std::uint32_t start = vcs_per_level_ > 1 ? va_rotate_ % vcs_per_level_ : 0;
-  for (std::uint32_t j = 0, c = start; j < vcs_per_level_; ++j, c = c + 1 == vcs_per_level_ ? 0 : c + 1) {
-    const VcId v = vc_for(vnet, q.level, c);
+  const auto in_vc = static_cast<VcId>((ref & 0xffff) / queues_per_vc_);
+  const VcId base = vc_for(vnet_of_vc(in_vc), q.level, 0);
+  std::uint32_t size = 0;  // the head packet's, looked up only when a VC is free
+  for (std::uint32_t j = 0, c = va_vc_start_; j < vcs_per_level_; ++j, c = c + 1 == vcs_per_level_ ? 0 : c + 1) {
+    const auto v = static_cast<VcId>(base + c);
     if (out.vcs[v].owned) continue;
     if (vct_) {
+      if (size == 0) size = env_.packets[inputs_[ref >> 16].vcs[in_vc].slots[q.head].flit.packet].size;
       // Input-queued: a credit taken by this cycle's switch grants is still in the counter.
       const auto taken = after_switch && !cioq_ ? static_cast<std::uint32_t>(std::count(out.take.begin(), out.take.end(), v)) : 0u;
       if (out_space(q.out_port, v) < size + taken) continue;
@@ -311,57 +372,61 @@ void Router::allocate_vcs(bool after_switch) {
   // (of their vnet and level, with room for the whole packet under virtual cut-through) in the
   // round-robin order of that output's arbiter (the mirrored RrArbiter, one requester per input
   // queue), which moves past each winner. The pass after switch allocation sees the VCs
-  // released by this cycle's tails; its winners bid for the switch from the next cycle on.
+  // released by this cycle's tails (and heads that became ready meanwhile); it looks only at the
+  // outputs where that happened, since elsewhere nothing became free. Its winners bid for the
+  // switch from the next cycle on.
   const Cycle ready = now_ + (after_switch ? std::max(env_.config.delays.vc_alloc, 1u) : env_.config.delays.vc_alloc);
-  if (!after_switch) ++va_rotate_;
-  scratch_.clear();
-  for (const std::uint32_t ref : va_list_)
-    if (queue_ref(ref).ready <= now_) scratch_.push_back(ref);
-  if (scratch_.empty()) return;
-  std::sort(scratch_.begin(), scratch_.end(), [&](std::uint32_t a, std::uint32_t b) {
-    const PortId pa = queue_ref(a).out_port, pb = queue_ref(b).out_port;
-    return pa != pb ? pa < pb : a < b;
+  if (!after_switch) {
+    ++va_rotate_;
+    va_vc_start_ = vcs_per_level_ > 1 ? va_rotate_ % vcs_per_level_ : 0;
+  }
+  ActiveSet& outputs = after_switch ? va_recheck_ : va_outputs_;
+  outputs.for_each([&](std::size_t o) {
+    if (!va_waiting_[o].empty()) allocate_vcs_at(static_cast<PortId>(o), after_switch, ready);
   });
+}
+
+void Router::allocate_vcs_at(PortId out_port, bool after_switch, Cycle ready) {
+  // Candidates: heads past their routing delay with a free VC now.
+  scratch_.clear();
+  va_vc_.clear();
+  for (const std::uint32_t ref : va_waiting_[out_port]) {
+    if (queue_ref(ref).ready > now_) continue;
+    const VcId v = free_vc(ref, after_switch);
+    if (v == kNoVc) continue;
+    scratch_.push_back(ref);
+    va_vc_.push_back(v);
+  }
   const auto queues_per_port = static_cast<std::uint32_t>(inputs_[0].queues.size());
-  for (std::size_t b = 0, e = 0; b < scratch_.size(); b = e) {
-    const PortId out_port = queue_ref(scratch_[b]).out_port;
-    for (e = b; e < scratch_.size() && queue_ref(scratch_[e]).out_port == out_port; ++e) {}
-    blocks::RrArbiter& arb = va_arbiters_[out_port];
-    std::size_t left = e - b;  // candidates not yet granted: scratch_[b, b + left)
-    while (left > 0) {
-      va_requests_.clear();
-      for (std::size_t k = b; k < b + left; ++k) {
-        const std::uint32_t ref = scratch_[k];
-        const Queue& q = queue_ref(ref);
-        const auto in_vc = static_cast<VcId>((ref & 0xffff) / queues_per_vc_);
-        const Packet& pkt = env_.packets[inputs_[ref >> 16].vcs[in_vc].slots[q.head].flit.packet];
-        if (free_vc(q, vnet_of_vc(in_vc), pkt.size, after_switch) != kNoVc)
-          va_requests_.push_back(blocks::RrArbiter::Request{(ref >> 16) * queues_per_port + (ref & 0xffff), 0});
+  blocks::RrArbiter& arb = va_arbiters_[out_port];
+  for (bool first = true; !scratch_.empty(); first = false) {
+    // The arbiter's choice (RrArbiter::pick: the largest order key); after a grant the
+    // candidates left may have lost their VC: look again.
+    std::size_t best = scratch_.size();
+    std::uint64_t best_key = 0;
+    for (std::size_t k = 0; k < scratch_.size(); ++k) {
+      if (!first && (va_vc_[k] = free_vc(scratch_[k], after_switch)) == kNoVc) continue;
+      const std::uint64_t key = arb.order_key((scratch_[k] >> 16) * queues_per_port + (scratch_[k] & 0xffff), 0);
+      if (key > best_key) {
+        best_key = key;
+        best = k;
       }
-      const int w = arb.pick(va_requests_.data(), va_requests_.size());
-      if (w < 0) break;
-      arb.commit(w, 0, true);
-      const auto winner = static_cast<std::uint32_t>(w);
-      const std::uint32_t ref = ((winner / queues_per_port) << 16) | (winner % queues_per_port);
-      Queue& q = queue_ref(ref);
-      const auto in_vc = static_cast<VcId>((ref & 0xffff) / queues_per_vc_);
-      const Packet& pkt = env_.packets[inputs_[ref >> 16].vcs[in_vc].slots[q.head].flit.packet];
-      const VcId v = free_vc(q, vnet_of_vc(in_vc), pkt.size, after_switch);
-      ports_[out_port].vcs[v].owned = true;
-      q.out_vc = v;
-      q.state = QueueState::Active;
-      q.ready = ready;
-      if (pkt.has(kFlagWatched)) watch_vc_granted(ref);
-      list_remove(va_list_, q);
-      list_add(sa_list_, ref, q);
-      // Drop the winner from the candidates.
-      for (std::size_t k = b; k < b + left; ++k)
-        if (scratch_[k] == ref) {
-          scratch_[k] = scratch_[b + left - 1];
-          break;
-        }
-      --left;
     }
+    if (best == scratch_.size()) break;
+    const std::uint32_t ref = scratch_[best];
+    arb.commit(static_cast<int>((ref >> 16) * queues_per_port + (ref & 0xffff)), 0, true);
+    Queue& q = queue_ref(ref);
+    ports_[out_port].vcs[va_vc_[best]].owned = true;
+    q.out_vc = va_vc_[best];
+    q.state = QueueState::Active;
+    q.ready = ready;
+    if (watching(inputs_[ref >> 16].vcs[(ref & 0xffff) / queues_per_vc_].slots[q.head].flit.packet)) watch_vc_granted(ref);
+    va_unwait(q);
+    list_add(sa_list_, ref, q);
+    scratch_[best] = scratch_.back();
+    va_vc_[best] = va_vc_.back();
+    scratch_.pop_back();
+    va_vc_.pop_back();
   }
 }
 
@@ -390,8 +455,12 @@ void Router::allocate_switch() {
     f.vc = q.out_vc;
     OutputPort& out = ports_[q.out_port];
     if (cioq_) ++out.vcs[q.out_vc].reserved;
-    else out.take.push_back(q.out_vc);
+    else {
+      out.take.push_back(q.out_vc);
+      out_dirty_.insert(q.out_port);
+    }
     out.traversal.push_back({due, f});
+    trav_pending_.insert(q.out_port);
     if (watch && f.head) watch_switch_granted(f.packet);
     ++in_traversal_;
     if (f.head && hooks_)
@@ -399,6 +468,7 @@ void Router::allocate_switch() {
     if (f.tail) {
       out.vcs[q.out_vc].owned = false;
       vc_released_ = true;
+      va_recheck_.insert(q.out_port);
       list_remove(sa_list_, q);
       if (q.flits > 0) start_head(in_port, g.req, q, now_);
       else q.state = QueueState::Empty;
@@ -409,8 +479,8 @@ void Router::allocate_switch() {
 }
 
 void Router::traverse() {
-  const auto nports = num_ports();
-  for (PortId o = 0; o < nports; ++o) {
+  trav_pending_.for_each([&](std::size_t op) {
+    const auto o = static_cast<PortId>(op);
     OutputPort& out = ports_[o];
     while (!out.traversal.empty() && out.traversal.front().first <= now_) {
       const Flit f = out.traversal.front().second;
@@ -431,10 +501,12 @@ void Router::traverse() {
       } else {
         if (out.send.valid()) fail("two flits for output " + std::to_string(o) + " in one cycle");
         out.send = f;
+        out_dirty_.insert(o);
         --buffered_;
       }
     }
-  }
+    if (out.traversal.empty()) trav_pending_.erase(o);
+  });
 }
 
 void Router::arbitrate_links() {
@@ -454,6 +526,7 @@ void Router::arbitrate_links() {
     if (g < 0) continue;
     OutputVc& ov = out.vcs[static_cast<VcId>(g)];
     out.send = ov.queue.front();
+    out_dirty_.insert(o);
     ov.queue.pop_front();
     --out.oq_flits;
     --oq_total_;
@@ -462,61 +535,11 @@ void Router::arbitrate_links() {
 }
 
 void Router::commit_and_write() {
-  const auto nports = num_ports();
   const bool watch = env_.packets.watch() != nullptr;
-  for (PortId o = 0; o < nports; ++o) {
-    OutputPort& out = ports_[o];
-    // Nothing to send, no credit back, link already idle: nothing changes on this port.
-    if (!out.send.valid() && out.gives.empty() && !out.last_written.valid() && out.take.empty()) continue;
-    const Flit f = out.send;
-    if (f.valid() && f.head && hooks_) {
-      // CIOQ: the output queue with the departing head flit still counted; otherwise the
-      // downstream buffer as the credits see it.
-      const std::uint32_t occ = cioq_ ? static_cast<std::uint32_t>(out.vcs[f.vc].queue.size()) + 1
-                                      : out.spec.out_depth - out.credits[f.vc].count();
-      hooks_->on_output_dequeue(*this, env_.packets[f.packet],
-                                BufferState{o, f.vc, occ, cioq_ ? env_.config.output_buffer : out.spec.out_depth, occ, o});
-    }
-    bool ok = true;
-    if (cioq_) {
-      const int g = f.valid() ? static_cast<int>(f.vc) : -1;
-      if (g >= 0 || !out.gives.empty())
-        ok = out.arbiter.commit(g, env_.vnet_priority[vnet_of_vc(f.valid() ? f.vc : 0)], out.gives.data(),
-                                static_cast<std::uint32_t>(out.gives.size()));
-    } else {
-      // Each touched counter commits once with all its gives and its take of this cycle.
-      for (const VcId v : out.gives) ++give_count_[v];
-      for (const VcId v : out.take) take_flag_[v] = 1;
-      for (const VcId v : out.gives) {
-        if (give_count_[v] == 0) continue;
-        ok = out.credits[v].commit(give_count_[v], take_flag_[v] != 0) && ok;
-        give_count_[v] = 0;
-        take_flag_[v] = 0;
-      }
-      for (const VcId v : out.take) {
-        if (!take_flag_[v]) continue;
-        ok = out.credits[v].commit(0, true) && ok;
-        take_flag_[v] = 0;
-      }
-      out.take.clear();
-    }
-    if (!ok) fail("credit counter violation on output " + std::to_string(o) + " (credits beyond buffer depth or taken when empty)");
-    out.gives.clear();
-    if (f != out.last_written) {
-      flit_out_if_[o]->write(f);
-      out.last_written = f;
-    }
-    if (f.valid()) {
-      ++counters_.flits_out[o];
-      if (watch && f.head) watch_departed(f.packet);
-      counters_.last_progress = now_;
-      if (f.tail && hooks_) hooks_->on_output_tail(*this, env_.packets[f.packet], o);
-    }
-    out.send = Flit{};
-  }
-  for (PortId p = 0; p < nports; ++p) {
+  out_dirty_.for_each([&](std::size_t o) { commit_port(static_cast<PortId>(o), watch); });
+  credit_dirty_.for_each([&](std::size_t pi) {
+    const auto p = static_cast<PortId>(pi);
     InputPort& in = inputs_[p];
-    if (in.credit_return.empty() && in.last_credit_written.empty()) continue;
     CreditLanes lanes;
     while (!in.credit_return.empty() && in.credit_return.front().first <= now_ && lanes.count < kMaxCreditLanes) {
       lanes.push(in.credit_return.front().second);
@@ -526,11 +549,64 @@ void Router::commit_and_write() {
       credit_out_if_[p]->write(lanes);
       in.last_credit_written = lanes;
     }
+    if (in.credit_return.empty() && in.last_credit_written.empty()) credit_dirty_.erase(p);
+  });
+}
+
+void Router::commit_port(PortId o, bool watch) {
+  OutputPort& out = ports_[o];
+  const Flit f = out.send;
+  if (f.valid() && f.head && hooks_) {
+    // CIOQ: the output queue with the departing head flit still counted; otherwise the
+    // downstream buffer as the credits see it.
+    const std::uint32_t occ = cioq_ ? static_cast<std::uint32_t>(out.vcs[f.vc].queue.size()) + 1
+                                    : out.spec.out_depth - out.credits[f.vc].count();
+    hooks_->on_output_dequeue(*this, env_.packets[f.packet],
+                              BufferState{o, f.vc, occ, cioq_ ? env_.config.output_buffer : out.spec.out_depth, occ, o});
   }
+  bool ok = true;
+  if (cioq_) {
+    const int g = f.valid() ? static_cast<int>(f.vc) : -1;
+    if (g >= 0 || !out.gives.empty())
+      ok = out.arbiter.commit(g, env_.vnet_priority[vnet_of_vc(f.valid() ? f.vc : 0)], out.gives.data(),
+                              static_cast<std::uint32_t>(out.gives.size()));
+  } else {
+    // Each touched counter commits once with all its gives and its take of this cycle.
+    for (const VcId v : out.gives) ++give_count_[v];
+    for (const VcId v : out.take) take_flag_[v] = 1;
+    for (const VcId v : out.gives) {
+      if (give_count_[v] == 0) continue;
+      ok = out.credits[v].commit(give_count_[v], take_flag_[v] != 0) && ok;
+      give_count_[v] = 0;
+      take_flag_[v] = 0;
+    }
+    for (const VcId v : out.take) {
+      if (!take_flag_[v]) continue;
+      ok = out.credits[v].commit(0, true) && ok;
+      take_flag_[v] = 0;
+    }
+    out.take.clear();
+  }
+  if (!ok) fail("credit counter violation on output " + std::to_string(o) + " (credits beyond buffer depth or taken when empty)");
+  out.gives.clear();
+  if (f != out.last_written) {
+    flit_out_if_[o]->write(f);
+    out.last_written = f;
+  }
+  if (f.valid()) {
+    ++counters_.flits_out[o];
+    if (watch && f.head) watch_departed(f.packet);
+    counters_.last_progress = now_;
+    if (f.tail && hooks_) hooks_->on_output_tail(*this, env_.packets[f.packet], o);
+  }
+  out.send = Flit{};
+  // A flit on the wire is cleared next cycle; otherwise nothing changes on this port until new work.
+  if (!out.last_written.valid()) out_dirty_.erase(o);
 }
 
 void Router::return_credit(PortId port, VcId vc) {
   inputs_[port].credit_return.push_back({now_ + env_.config.delays.credit, vc});
+  if (port < ports_.size()) credit_dirty_.insert(port);  // the control source returns no credits
 }
 
 void Router::scan_queue_heads() {
@@ -557,7 +633,7 @@ void Router::drop_head_packet(PortId port, std::uint32_t qi, Queue& q) {
   InputPort& in = inputs_[port];
   const auto vc = static_cast<VcId>(qi / queues_per_vc_);
   InputVc& ivc = in.vcs[vc];
-  if (q.state == QueueState::WaitVc) list_remove(va_list_, q);
+  if (q.state == QueueState::WaitVc) va_unwait(q);
   else if (q.state == QueueState::Active) {
     list_remove(sa_list_, q);
     ports_[q.out_port].vcs[q.out_vc].owned = false;

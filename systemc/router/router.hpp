@@ -29,6 +29,7 @@
 #include "blocks/output_arbiter.hpp"
 #include "blocks/rr_arbiter.hpp"
 #include "blocks/switch_allocator.hpp"
+#include "core/active_set.hpp"
 #include "core/counters.hpp"
 #include "core/flit.hpp"
 #include "core/packet.hpp"
@@ -156,6 +157,7 @@ class Router final : public sc_core::sc_module, public RouterApi, public Congest
     std::uint8_t level = 0;
     Cycle ready = 0;
     std::int32_t list_pos = -1;  // index in va_list_ / sa_list_
+    std::int32_t va_out_pos = -1;  // index in va_waiting_[out_port] while waiting for a VC
     std::uint32_t packet_flits_present = 0;  // flits of the head packet buffered so far
   };
   struct InputVc {
@@ -200,12 +202,28 @@ class Router final : public sc_core::sc_module, public RouterApi, public Congest
   void receive();
   void accept_flit(PortId port, const Flit& f);
   void allocate_vcs(bool after_switch);
-  // A free output VC for queue q's head packet (vnet, size), or kNoVc.
-  VcId free_vc(const Queue& q, std::uint8_t vnet, std::uint32_t size, bool after_switch) const;
+  // A free output VC for the head packet of queue `ref` (its vnet and level, room for the whole
+  // packet under virtual cut-through), or kNoVc.
+  VcId free_vc(std::uint32_t ref, bool after_switch) const;
+  void allocate_vcs_at(PortId out_port, bool after_switch, Cycle ready);
+  void va_wait(std::uint32_t ref, Queue& q);
+  void va_unwait(Queue& q);
   void allocate_switch();
   void traverse();
   void arbitrate_links();
   void commit_and_write();
+  void commit_port(PortId o, bool watch);
+  // Nothing held or pending: with both input channels of every port idle, an evaluation would
+  // change nothing (docs/performance.md, idle components).
+  bool quiescent() const {
+    return buffered_ == 0 && link_entries_ == 0 && va_list_.empty() && sa_list_.empty() && in_traversal_ == 0 &&
+           oq_total_ == 0 && out_dirty_.empty() && credit_dirty_.empty();
+  }
+  bool input_arriving() const {
+    for (const InputWire& w : wires_)
+      if (w.flit->valid() || !w.credit->empty()) return true;
+    return false;
+  }
   void scan_queue_heads();
   // Tracing and packet watching (router_trace.cpp): called only while a probe is live or while
   // packets are watched, so they cost a predictable branch otherwise. They are cold and take
@@ -227,6 +245,7 @@ class Router final : public sc_core::sc_module, public RouterApi, public Congest
   void list_add(std::vector<std::uint32_t>& list, std::uint32_t ref, Queue& q);
   void list_remove(std::vector<std::uint32_t>& list, Queue& q);
   Queue& queue_ref(std::uint32_t ref) { return inputs_[ref >> 16].queues[ref & 0xffff]; }
+  const Queue& queue_ref(std::uint32_t ref) const { return inputs_[ref >> 16].queues[ref & 0xffff]; }
   void start_head(PortId port, std::uint32_t qi, Queue& q, Cycle earliest);
   // Unlinks the head flit of queue q from its VC buffer and frees the slot.
   Slot pop_head(InputPort& in, InputVc& ivc, Queue& q);
@@ -253,10 +272,16 @@ class Router final : public sc_core::sc_module, public RouterApi, public Congest
   Cycle now_ = 0;
   std::uint64_t period_ps_;
   std::uint64_t buffered_ = 0;  // flits in input buffers, switch, output queues and link delay lines
+  // Queues whose head waits for a VC (va_list_, in the order the head-scan hook sees them, and per
+  // routed output, which VC allocation visits) or competes for the switch (sa_list_).
   std::vector<std::uint32_t> va_list_, sa_list_;
+  std::vector<std::vector<std::uint32_t>> va_waiting_;  // per output port
+  ActiveSet va_outputs_;   // outputs with a queue in va_waiting_
+  ActiveSet va_recheck_;   // outputs the pass after switch allocation looks at again (VC released, new head)
   std::uint32_t va_rotate_ = 0;                     // rotates the choice among free VCs of a level
+  std::uint32_t va_vc_start_ = 0;                   // this cycle's first VC of a level to try
   std::vector<blocks::RrArbiter> va_arbiters_;      // VC allocation, per output port
-  std::vector<blocks::RrArbiter::Request> va_requests_;
+  std::vector<VcId> va_vc_;                         // VC allocation scratch: the free VC per candidate
   bool vc_released_ = false;  // a tail won the switch this cycle (its output VC is free again)
   std::vector<blocks::SwitchAllocator::Request> sa_requests_;
   std::vector<blocks::SwitchAllocator::Grant> sa_grants_;
@@ -269,6 +294,22 @@ class Router final : public sc_core::sc_module, public RouterApi, public Congest
   RouterCounters counters_;
   std::unique_ptr<RouterProbe> probe_;  // trace-only state, for routers selected for tracing
   RouterProbe* probe_live_ = nullptr;   // probe_ while the trace window is open
+  // Work proportional to activity: only these ports are visited by the per-cycle loops.
+  std::vector<PortId> connected_;  // connected ports, ascending
+  ActiveSet out_dirty_;     // outputs with a flit to send, credits due, a take, or a flit on the wire to clear
+  ActiveSet credit_dirty_;  // inputs with credits to return or a credit on the wire to clear
+  ActiveSet trav_pending_;  // outputs with flits crossing the switch
+  // The current value of each input channel (sc_signal keeps it at a fixed address), read every
+  // cycle without a virtual call; wires_ holds the connected ports' pairs contiguously.
+  std::vector<const Flit*> flit_in_val_;
+  std::vector<const CreditLanes*> credit_in_val_;
+  struct InputWire {
+    const Flit* flit;
+    const CreditLanes* credit;
+  };
+  std::vector<InputWire> wires_;
+  std::uint64_t link_entries_ = 0;  // flits and credits in the input links' delay lines
+  bool idle_ = false;               // quiescent() after the last evaluation, no hooks, not traced
   // Bound channel interfaces, cached after elaboration (port access is on the hot path).
   std::vector<const sc_core::sc_signal_in_if<Flit>*> flit_in_if_;
   std::vector<sc_core::sc_signal_inout_if<Flit>*> flit_out_if_;
