@@ -31,6 +31,12 @@ package ccn_pkg;
   /// Bits of an MVCM flow controller ACK class (mvcm_ack_e).
   localparam int unsigned MvcmAckWidth /*verilator public*/ = 2;
 
+  /// Bits of a CRP reservation-table operation code (crp_op_e).
+  localparam int unsigned CrpOpWidth /*verilator public*/ = 3;
+
+  /// Bits of a CRP retry kind (crp_retry_e).
+  localparam int unsigned CrpRetryWidth /*verilator public*/ = 2;
+
   /// The kernel's packet-kind codes on the wire (ccnet::PacketKind); a mechanism's own kinds
   /// take the codes from FirstMechanismKind on.
   typedef enum logic [PacketKindWidth-1:0] {
@@ -70,6 +76,36 @@ package ccn_pkg;
   localparam int unsigned MvcmAckColdCode /*verilator public*/ = 32'(MvcmAckCold);
   localparam int unsigned MvcmAckWarmCode /*verilator public*/ = 32'(MvcmAckWarm);
   localparam int unsigned MvcmAckHotCode /*verilator public*/ = 32'(MvcmAckHot);
+
+  /// Operations of the CRP reservation table (ccnet::blocks::CrpOp).
+  typedef enum logic [CrpOpWidth-1:0] {
+    CrpOpNop = 3'd0,
+    CrpOpRequest = 3'd1,
+    CrpOpGrant = 3'd2,
+    CrpOpRelease = 3'd3,
+    CrpOpCharge = 3'd4
+  } crp_op_e;
+
+  /// Number of CRP table operations (codes from NumCrpOps up are no op).
+  localparam int unsigned NumCrpOps /*verilator public*/ = 5;
+  localparam int unsigned CrpOpNopCode /*verilator public*/ = 32'(CrpOpNop);
+  localparam int unsigned CrpOpRequestCode /*verilator public*/ = 32'(CrpOpRequest);
+  localparam int unsigned CrpOpGrantCode /*verilator public*/ = 32'(CrpOpGrant);
+  localparam int unsigned CrpOpReleaseCode /*verilator public*/ = 32'(CrpOpRelease);
+  localparam int unsigned CrpOpChargeCode /*verilator public*/ = 32'(CrpOpCharge);
+
+  /// Retry kinds of a CRP destination's pick (ccnet::blocks::CrpRetry).
+  typedef enum logic [CrpRetryWidth-1:0] {
+    CrpRetryNone = 2'd0,
+    CrpRetryShort = 2'd1,
+    CrpRetryLong = 2'd2
+  } crp_retry_e;
+
+  /// Number of CRP retry kinds.
+  localparam int unsigned NumCrpRetries /*verilator public*/ = 3;
+  localparam int unsigned CrpRetryNoneCode /*verilator public*/ = 32'(CrpRetryNone);
+  localparam int unsigned CrpRetryShortCode /*verilator public*/ = 32'(CrpRetryShort);
+  localparam int unsigned CrpRetryLongCode /*verilator public*/ = 32'(CrpRetryLong);
   /* verilator lint_on UNUSEDPARAM */
 
 endpackage

@@ -21,6 +21,10 @@
 //                                                      SV ccn_pkg::LhrpKind<Name> (lhrp_kind_e)
 //   CCN_HW_MVCM_ACKS(X):    X(Name, code)          ->  C++ ccnet::hw::MvcmAckCode::Name,
 //                                                      SV ccn_pkg::MvcmAck<Name> (mvcm_ack_e)
+//   CCN_HW_CRP_OPS(X):      X(Name, code)          ->  C++ ccnet::hw::CrpOpCode::Name,
+//                                                      SV ccn_pkg::CrpOp<Name> (crp_op_e)
+//   CCN_HW_CRP_RETRIES(X):  X(Name, code)          ->  C++ ccnet::hw::CrpRetryCode::Name,
+//                                                      SV ccn_pkg::CrpRetry<Name> (crp_retry_e)
 #pragma once
 
 #include <cstdint>
@@ -37,7 +41,9 @@
   X(PacketKindWidth, 4u, "Bits of a packet-kind code on the wire (packet_kind_e).")              \
   X(FirstMechanismKind, 2u, "First packet-kind code a mechanism declares (its kinds follow in order).") \
   X(LhrpKindWidth, 2u, "Bits of an LHRP scheduler arrival-lane kind (lhrp_kind_e).")                 \
-  X(MvcmAckWidth, 2u, "Bits of an MVCM flow controller ACK class (mvcm_ack_e).")
+  X(MvcmAckWidth, 2u, "Bits of an MVCM flow controller ACK class (mvcm_ack_e).")                   \
+  X(CrpOpWidth, 3u, "Bits of a CRP reservation-table operation code (crp_op_e).")                    \
+  X(CrpRetryWidth, 2u, "Bits of a CRP retry kind (crp_retry_e).")
 
 // The kernel's packet-kind codes on the wire; must equal ccnet::PacketKind (core/types.hpp),
 // checked below.
@@ -59,6 +65,22 @@
   X(Cold, 0u)               \
   X(Warm, 1u)               \
   X(Hot, 2u)
+
+// Operations of the CRP reservation table (ccn_crp_table op_i); must equal
+// ccnet::blocks::CrpOp (blocks/crp_table.hpp checks it). Codes 5..7 are no op.
+#define CCN_HW_CRP_OPS(X) \
+  X(Nop, 0u)              \
+  X(Request, 1u)          \
+  X(Grant, 2u)            \
+  X(Release, 3u)          \
+  X(Charge, 4u)
+
+// Retry kinds of a CRP destination's pick (ccn_crp_table retry_o); must equal
+// ccnet::blocks::CrpRetry (blocks/crp_table.hpp checks it).
+#define CCN_HW_CRP_RETRIES(X) \
+  X(None, 0u)                 \
+  X(Short, 1u)                \
+  X(Long, 2u)
 
 namespace ccnet::hw {
 
@@ -91,10 +113,24 @@ enum class MvcmAckCode : std::uint8_t {
 #undef CCN_HW_DECLARE_KIND
 };
 
+enum class CrpOpCode : std::uint8_t {
+#define CCN_HW_DECLARE_KIND(name, code) name = code,
+  CCN_HW_CRP_OPS(CCN_HW_DECLARE_KIND)
+#undef CCN_HW_DECLARE_KIND
+};
+
+enum class CrpRetryCode : std::uint8_t {
+#define CCN_HW_DECLARE_KIND(name, code) name = code,
+  CCN_HW_CRP_RETRIES(CCN_HW_DECLARE_KIND)
+#undef CCN_HW_DECLARE_KIND
+};
+
 #define CCN_HW_COUNT_KIND(name, code) +1
 inline constexpr int kNumPacketKindCodes = 0 CCN_HW_PACKET_KINDS(CCN_HW_COUNT_KIND);
 inline constexpr int kNumLhrpKindCodes = 0 CCN_HW_LHRP_KINDS(CCN_HW_COUNT_KIND);
 inline constexpr int kNumMvcmAckCodes = 0 CCN_HW_MVCM_ACKS(CCN_HW_COUNT_KIND);
+inline constexpr int kNumCrpOpCodes = 0 CCN_HW_CRP_OPS(CCN_HW_COUNT_KIND);
+inline constexpr int kNumCrpRetryCodes = 0 CCN_HW_CRP_RETRIES(CCN_HW_COUNT_KIND);
 #undef CCN_HW_COUNT_KIND
 static_assert(kNumPacketKindCodes == static_cast<int>(::ccnet::kFirstMechanismKind) &&
                   kFirstMechanismKind == ::ccnet::kFirstMechanismKind,
@@ -105,6 +141,9 @@ static_assert((1u << kLhrpKindWidth) >= static_cast<unsigned>(kNumLhrpKindCodes)
               "hw_consts.hpp: LhrpKindWidth too small for the LHRP lane kinds");
 static_assert((1u << kMvcmAckWidth) >= static_cast<unsigned>(kNumMvcmAckCodes),
               "hw_consts.hpp: MvcmAckWidth too small for the MVCM ACK classes");
+static_assert((1u << kCrpOpWidth) >= static_cast<unsigned>(kNumCrpOpCodes) &&
+                  (1u << kCrpRetryWidth) >= static_cast<unsigned>(kNumCrpRetryCodes),
+              "hw_consts.hpp: CrpOpWidth / CrpRetryWidth too small");
 static_assert(kMaxCreditLanes >= 1 && kMaxVcs >= 1 && kMaxPrioLevels >= 1 && kMaxPorts >= 1);
 
 // Width of an index into `n` things as the RTL declares it ($clog2, at least one bit).

@@ -7,8 +7,8 @@ namespace ccnet {
 PacketFormat::PacketFormat() {
   kinds_.push_back({"data", Answer::None});
   kinds_.push_back({"ack", Answer::Delivered});
-  flags_ = {"retransmit", "measured", "watched"};
-  static_assert(kFirstMechanismKind == 2 && kFirstMechanismFlag == 3, "PacketFormat: update the kernel declarations");
+  flags_ = {"retransmit", "measured", "watched", "no_ack"};
+  static_assert(kFirstMechanismKind == 2 && kFirstMechanismFlag == 4, "PacketFormat: update the kernel declarations");
 }
 
 PacketKind PacketFormat::declare_kind(const std::string& name, Answer answer) {

@@ -41,8 +41,12 @@ enum PacketFlag : std::uint32_t {
   kFlagRetransmit = 1u << 0,  // retransmission of a packet the network did not deliver
   kFlagMeasured = 1u << 1,    // created inside the measurement window
   kFlagWatched = 1u << 2,     // selected by --watch-packet/--watch-flow: report its events (core/watch.hpp)
+  // A data packet no answer is expected for (set by the mechanism when the packet is formed or
+  // retransmitted, e.g. one on a lossless class while ACKs serve only its lossy ones): the
+  // destination does not acknowledge it and the source keeps no retransmit copy of it.
+  kFlagNoAck = 1u << 3,
 };
-constexpr unsigned kFirstMechanismFlag = 3;
+constexpr unsigned kFirstMechanismFlag = 4;
 constexpr unsigned kMaxPacketFlags = 32;
 
 }  // namespace ccnet

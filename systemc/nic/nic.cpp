@@ -271,7 +271,7 @@ void Nic::deliver_now(Packet& p) {
     }
     if (complete) env_.stats.message_completed(p.traffic_class, p.created, now_, p.has(kFlagMeasured));
     Packet* ack = nullptr;
-    if (acks_) {
+    if (acks_ && !p.has(kFlagNoAck)) {
       ack = &env_.packets.control(PacketKind::Ack, p, id_, p.src, now_);
       ack->amount = p.size;  // flits acknowledged
       ack->ref = p.ref;
@@ -361,8 +361,8 @@ SendQueueLength Nic::send_queue(NodeId dst) const {
 }
 
 bool Nic::retransmit(MessageId message, std::uint32_t seq, Cycle at, std::uint32_t flags) {
-  if (flags & ~env_.packets.format().mechanism_flags())
-    fail("retransmit with flags that are not the mechanism's (" + env_.packets.format().flag_names(flags) + ")");
+  if (flags & ~(env_.packets.format().mechanism_flags() | kFlagNoAck))
+    fail("retransmit with flags that are not the mechanism's or no_ack (" + env_.packets.format().flag_names(flags) + ")");
   const SentKey key{message, seq};
   if (!keep_sent_ || !sent_.count(key)) return false;
   scheduled_.push(Scheduled{std::max(at, now_), scheduled_order_++, key, flags});
@@ -432,7 +432,7 @@ void Nic::start_streams() {
   if (hooks_) hooks_->on_packet_formed(*this, p);
   p.vnet = env_.vnets.vnet_of(p);
   if (env_.packets.watch()) env_.packets.watch()->formed(p, now_, name());
-  if (keep_sent_) {
+  if (keep_sent_ && !p.has(kFlagNoAck)) {
     sent_.emplace(SentKey{p.message, p.seq}, Sent{p, kNever});
     counters_.retransmit_buffer_peak = std::max<std::uint64_t>(counters_.retransmit_buffer_peak, sent_.size());
   }
@@ -490,15 +490,18 @@ void Nic::send_flit() {
   ++counters_.flits_injected;
   if (f.head) {
     p.injected = now_;
-    if (keep_sent_ && p.kind == PacketKind::Data) {
+    const auto it = keep_sent_ && p.kind == PacketKind::Data ? sent_.find(SentKey{p.message, p.seq}) : sent_.end();
+    if (it != sent_.end()) {
       // Network latency of a retransmission counts from the packet's first injection (unless
       // sim.latency_from_first_injection is off).
-      Sent& e = sent_.at(SentKey{p.message, p.seq});
+      Sent& e = it->second;
       if (e.first_injected == kNever) e.first_injected = now_;
       else if (env_.latency_from_first_injection) p.injected = e.first_injected;
+      // A retransmission that expects no answer leaves the retransmit buffer now.
+      if (p.has(kFlagNoAck)) sent_.erase(it);
     }
     ++counters_.packets_injected;
-    if (p.kind == PacketKind::Data && acks_) ++counters_.unacked;
+    if (p.kind == PacketKind::Data && acks_ && !p.has(kFlagNoAck)) ++counters_.unacked;
     env_.stats.packet_injected(p, now_);
     if (watching(p)) watch_injected(p, f.vc);
   }

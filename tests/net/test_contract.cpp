@@ -6,7 +6,9 @@
 //     hooks also check on_message and NicApi::send_queue against their own bookkeeping);
 //   * test_hold: the destination holds delivery (Delivery::Hold, NicApi::deliver);
 //   * test_stall: the destination stalls its ejection buffer, so the router stops sending;
-//   * test_route: a routing hook overrides the topology's choice with per-router state.
+//   * test_route: a routing hook overrides the topology's choice with per-router state;
+//   * test_no_ack: data packets flagged kFlagNoAck (at formation or at retransmission) are not
+//     acknowledged and leave no copy in the retransmit buffer.
 #include <catch2/catch.hpp>
 #include <unistd.h>
 
@@ -360,6 +362,77 @@ class RouteMech : public Mechanism {
 std::unique_ptr<Mechanism> RouteParams::create(const MechanismContext&) const { return std::make_unique<RouteMech>(); }
 config::PolyRegistrar<MechanismParams, RouteParams> reg_route("test_route", "test only: routing hook");
 
+// ---- test_no_ack --------------------------------------------------------------------------------
+
+// Packets of 3-packet messages: seq 1 is formed with kFlagNoAck; seq 0 is dropped at its last-hop
+// router the first time (a NACK answers it) and retransmitted with kFlagNoAck; seq 2 is a plain
+// acknowledged packet. So exactly one ACK per message, one refusal and one retransmission per
+// message, and the retransmit buffers end empty.
+struct NoAckParams : MechanismParams {
+  static const config::Schema& schema() {
+    static config::Schema s("Test only: some data packets expect no answer (kFlagNoAck).");
+    return s;
+  }
+  std::unique_ptr<Mechanism> create(const MechanismContext& ctx) const override;
+};
+
+class NoAckNic : public NicHooks {
+ public:
+  NoAckNic(PacketKind nack, CounterSet& c)
+      : nack_(nack), formed_(c.counter("formed_no_ack")), acks_(c.counter("acks")), data_(c.counter("data")) {}
+  void on_packet_formed(NicApi&, Packet& p) override {
+    if (p.seq == 1) {
+      p.set(kFlagNoAck);
+      ++formed_;
+    }
+  }
+  void on_data(NicApi&, const Packet&, Packet*) override { ++data_; }
+  void on_control(NicApi& api, const Packet& c) override {
+    if (c.kind == PacketKind::Ack) ++acks_;
+    if (c.kind == nack_ && !api.retransmit(c.message, c.seq, api.now(), kFlagNoAck))
+      throw std::logic_error("test_no_ack: the refused packet is not in the retransmit buffer");
+  }
+
+ private:
+  PacketKind nack_;
+  std::uint64_t &formed_, &acks_, &data_;
+};
+
+class NoAckRouter : public RouterHooks {
+ public:
+  NoAckRouter(PacketKind nack, CounterSet& c) : nack_(nack), dropped_(c.counter("dropped_once")) {}
+  ArrivalAction on_arrival(RouterApi& api, Packet& p, const BufferState&) override {
+    if (p.kind != PacketKind::Data || p.seq != 0 || p.has(kFlagRetransmit) || api.terminal_port_of(p.dst) == kNoPort ||
+        !api.can_emit(1, 1))
+      return ArrivalAction::Accept;
+    Packet& n = api.packets().control(nack_, p, p.dst, p.src, api.now());
+    if (!api.emit(n)) throw std::logic_error("test_no_ack: emit failed after can_emit");
+    ++dropped_;
+    return ArrivalAction::Drop;
+  }
+
+ private:
+  PacketKind nack_;
+  std::uint64_t& dropped_;
+};
+
+class NoAckMech : public Mechanism {
+ public:
+  explicit NoAckMech(PacketFormat& f) : nack_(f.declare_kind("nack", Answer::Refused)) {}
+  std::string name() const override { return "test_no_ack"; }
+  std::vector<VnetSpec> vnets() const override { return {{"data", 0}, {"control", 1}}; }
+  std::uint8_t vnet_of(const Packet& p) const override { return p.kind == PacketKind::Data ? 0 : 1; }
+  std::unique_ptr<RouterHooks> router_hooks(RouterApi&, CounterSet& c) const override { return std::make_unique<NoAckRouter>(nack_, c); }
+  std::unique_ptr<NicHooks> nic_hooks(NicApi&, CounterSet& c) const override { return std::make_unique<NoAckNic>(nack_, c); }
+  bool requires_acks() const override { return true; }
+  bool keeps_retransmit_buffer() const override { return true; }
+
+ private:
+  PacketKind nack_;
+};
+std::unique_ptr<Mechanism> NoAckParams::create(const MechanismContext& ctx) const { return std::make_unique<NoAckMech>(ctx.format); }
+config::PolyRegistrar<MechanismParams, NoAckParams> reg_no_ack("test_no_ack", "test only: packets without answers");
+
 const char* kMesh = R"(
 sim: {warmup: 500, measure: 3000, drain_limit: 50000}
 topology: {type: mesh, k: 4, n: 2}
@@ -471,4 +544,28 @@ traffic:
   CHECK(cc["control_source_heads"] == 0);  // the baseline's switches emit nothing
   CHECK(r.stats()["drained"].get<bool>());
   CHECK(r.stats()["quiescent_checked"].get<bool>());
+}
+
+TEST_CASE("contract: data packets flagged no_ack are not acknowledged and not kept for retransmission", "[contract]") {
+  const auto r = test::run_yaml(R"(
+sim: {warmup: 500, measure: 3000, drain_limit: 50000}
+topology: {type: mesh, k: 4, n: 2}
+nic: {max_packet: 4}
+cc: {mechanism: test_no_ack}
+traffic:
+  classes:
+    - {name: u, rate: 0.2, size: 12, stop: 4000}
+)");
+  const Json& s = r.stats();
+  const Json& p = s["protocol"];
+  const std::uint64_t messages = s["cc"]["formed_no_ack"].get<std::uint64_t>();  // one seq-1 packet per message
+  REQUIRE(messages > 100);
+  CHECK(s["cc"]["dropped_once"] == messages);
+  CHECK(p["dropped_packets"] == messages);
+  CHECK(p["retransmissions"] == messages);
+  // Whole run: one ACK per message (seq 2) for three data packets delivered.
+  CHECK(s["cc"]["data"].get<std::uint64_t>() == 3 * messages);
+  CHECK(s["cc"]["acks"] == messages);
+  CHECK(s["drained"].get<bool>());
+  CHECK(s["quiescent_checked"].get<bool>());  // retransmit buffers empty, nothing unanswered
 }

@@ -28,6 +28,18 @@
 
 namespace ccnet::test {
 
+// The packet flag / kind a mechanism declared under `name` in the pool's format (throws if none).
+inline PacketFlag flag(const PacketPool& pool, const std::string& name) {
+  for (unsigned b = kFirstMechanismFlag; b < pool.format().num_flags(); ++b)
+    if (pool.format().flag_name(b) == name) return static_cast<PacketFlag>(1u << b);
+  throw std::invalid_argument("no packet flag named " + name);
+}
+inline PacketKind kind(const PacketPool& pool, const std::string& name) {
+  PacketKind k = PacketKind::Data;
+  if (!pool.format().find_kind(name, k)) throw std::invalid_argument("no packet kind named " + name);
+  return k;
+}
+
 // A topology of `nodes` nodes on one router (node n on port n); hooks that ask the topology get
 // something consistent, tests that need more build a real network.
 class SingleRouterTopology : public Topology {

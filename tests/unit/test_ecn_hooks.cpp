@@ -6,15 +6,9 @@
 #include "support/fake_api.hpp"
 
 using namespace ccnet;
+using test::flag;
 
 namespace {
-
-PacketFlag flag(const PacketPool& pool, const std::string& name) {
-  for (unsigned b = kFirstMechanismFlag; b < pool.format().num_flags(); ++b)
-    if (pool.format().flag_name(b) == name) return static_cast<PacketFlag>(1u << b);
-  FAIL("no flag " << name);
-  return kFlagRetransmit;
-}
 
 Packet& data_packet(PacketPool& pool, NodeId src, NodeId dst) {
   Packet& p = pool.allocate();

@@ -7,21 +7,10 @@
 #include "support/fake_api.hpp"
 
 using namespace ccnet;
+using test::flag;
+using test::kind;
 
 namespace {
-
-PacketFlag flag(const PacketPool& pool, const std::string& name) {
-  for (unsigned b = kFirstMechanismFlag; b < pool.format().num_flags(); ++b)
-    if (pool.format().flag_name(b) == name) return static_cast<PacketFlag>(1u << b);
-  FAIL("no flag " << name);
-  return kFlagRetransmit;
-}
-
-PacketKind kind(const PacketPool& pool, const std::string& name) {
-  PacketKind k = PacketKind::Data;
-  REQUIRE(pool.format().find_kind(name, k));
-  return k;
-}
 
 Packet& data_packet(PacketPool& pool, NodeId src, NodeId dst, std::uint16_t size, bool spec) {
   Packet& p = pool.allocate();
