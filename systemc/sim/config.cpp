@@ -27,7 +27,7 @@ const Schema& SimConfig::schema() {
                {0, Cycle{1} << 40})
         .field("watchdog", &SimConfig::watchdog, Cycle{20000},
                "watchdog period: fail with a state dump if packets are in flight but no flit moves anywhere "
-               "(deadlock), or none but refusals (NACKs) is delivered (stuck: lost or livelocked packets), for this "
+               "(deadlock), or none but refusals (answers of kind Refused) is delivered (stuck: lost or livelocked packets), for this "
                "many cycles (at least; raised for slow router stages, links and throttled sources, see docs/outputs.md)",
                {100, Cycle{1} << 40})
         .field("check_quiescent", &SimConfig::check_quiescent, true,

@@ -208,7 +208,7 @@ RunResult run_network(Network& net, const RunOptions& opt) {
       net.dump_state(os);
       throw ModelError(os.str());
     }
-    // Stuck: data created and not delivered (or packets live), and no packet but refusals (NACKs)
+    // Stuck: data created and not delivered (or packets live), and no packet but refusals (answers of kind Refused)
     // delivered to a NIC for a whole period, while flits may still be moving (packets dropped and
     // resent forever) or not (a packet lost). A backlog of ACKs or grants still draining is progress.
     const std::uint64_t delivered = net.deliveries();
@@ -217,7 +217,7 @@ RunResult run_network(Network& net, const RunOptions& opt) {
       last_delivery_cycle = now;
     } else if (now - last_delivery_cycle >= watchdog.stuck) {
       std::ostringstream os;
-      os << "stuck: no packet but refusals (NACKs) delivered for " << (now - last_delivery_cycle) << " cycles with "
+      os << "stuck: no packet but refusals (answers of kind Refused) delivered for " << (now - last_delivery_cycle) << " cycles with "
          << net.stats().data_flits_in_flight() << " data flits created and not delivered and " << net.packets().live()
          << " packets live (watchdog " << watchdog.stuck << " cycles): lost or livelocked packets\n";
       net.dump_state(os);

@@ -72,7 +72,7 @@ traffic:
   } catch (const ModelError& e) {
     const std::string m = e.what();
     INFO(m.substr(0, 2000));
-    CHECK(m.find("stuck: no packet but refusals (NACKs) delivered for") != std::string::npos);
+    CHECK(m.find("stuck: no packet but refusals (answers of kind Refused) delivered for") != std::string::npos);
     CHECK(m.find("retransmit buffer:") != std::string::npos);  // the dump shows where the packets are
   }
 }

@@ -43,11 +43,17 @@ class ChannelTopology : public Topology {
 };
 
 struct ChannelNet {
+  ChannelNet() {
+    LinkConfig::schema().apply_defaults(&link);
+    NicConfig::schema().apply_defaults(&nic);
+  }
   ChannelTopology topology;
   RouterConfig router;
+  LinkConfig link;
+  NicConfig nic;
   PacketPool packets;
   test::MadeMechanism make(const std::string& cc) {
-    return test::make_mechanism(cc, MechanismContext{topology, router, 1, true, packets.format()});
+    return test::make_mechanism(cc, MechanismContext{topology, router, 1, true, packets.format(), link, nic});
   }
 };
 

@@ -1,0 +1,591 @@
+// Proactive request/grant reservation with a central scheduler (paper 002 section 5.1, notes
+// 1.4). Three parts:
+//   * the adapter (NIC hooks): per-destination request (pr) and grant (rg) counters, one request
+//     message per cycle under the throttle u, injection of granted packets only, each sprayed to
+//     the middle switch its per-flow pointer names; at the egress, a reorder buffer that delivers
+//     in order and returns one end-to-end credit per in-order delivery;
+//   * the scheduler module (built in Mechanism::build): N output credit arbiters
+//     (blocks/credit_arbiter) and N input arbiters, reached over fixed-latency wires;
+//   * switch hooks that only observe: the C-crosspoint occupancy and cycles an egress link had
+//     no credit (the paper's invariants, notes R15).
+// One cycle is one packet time: packets are one flit (validated).
+#include "cc/reqgrant/reqgrant.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <stdexcept>
+#include <systemc>
+
+#include "blocks/credit_arbiter.hpp"
+#include "core/rng.hpp"
+#include "core/ring.hpp"
+#include "core/trace_sink.hpp"
+#include "nic/nic_config.hpp"
+#include "router/router_config.hpp"
+#include "topology/multistage.hpp"
+
+namespace ccnet::reqgrant {
+
+namespace {
+
+// One schema per registered name: the keys that name uses.
+template <Scheme S>
+struct PresetParams : Params {
+  PresetParams() { scheme = S; }
+  static const config::Schema& schema();
+};
+
+template <>
+const config::Schema& PresetParams<Scheme::Reserve>::schema() {
+  static config::Schema s(
+      "Proactive request/grant buffer reservation with a central scheduler (paper 002, Chrysos et al., section 5.1): "
+      "a packet enters the three-stage Clos only after its output's credit arbiter reserved a slot in the last-stage "
+      "crosspoint of the middle switch it will cross; the slot returns when the packet is delivered in order. Needs "
+      "topology clos and one-flit packets (one cycle = one packet time). docs/mechanisms/request-grant.md.");
+  static bool init = [] {
+    config::Declare<PresetParams>(s)
+        .field("u", &Params::u, 32u,
+               "request throttle: most packets a flow may have requested and not yet been granted (notes G2: 32 everywhere)",
+               {1, 65535})
+        .field("crosspoint", &Params::crosspoint, 12u,
+               "B: slots of each last-stage crosspoint buffer (middle switch -> output) an output arbiter reserves (section 6: 12)",
+               {1, 65535})
+        .field("request_combine", &Params::request_combine, 1u,
+               "most packets one request message asks for (notes G1: the simulated systems do not combine, 1)", {1, 65535})
+        .field("request_latency", &Params::request_latency, 3u,
+               "cycles from an adapter's request to the output arbiter's counter (notes G4: 3 one-cycle hops)", {1, 1000})
+        .field("grant_latency", &Params::grant_latency, 3u,
+               "cycles from the input arbiter's grant to the adapter (notes G4: 3)", {1, 1000})
+        .field("credit_latency", &Params::credit_latency, 3u,
+               "cycles from an in-order delivery to the end-to-end credit at the output arbiter (notes G4: 3)", {1, 1000})
+        .choice("order", &Params::order, VisitOrder::Random, {{"random", VisitOrder::Random}, {"common", VisitOrder::Common}},
+                "output arbiters' round-robin visiting order over the inputs: a random but fixed permutation per output "
+                "(section 5.1), or the same order 0..N-1 for all (the synchronisation the paper warns of)")
+        .field("strict_path", &Params::strict_path, true,
+               "notes G5: a flow is eligible only if the crosspoint its distribution pointer selects holds a credit "
+               "(false: the first middle switch at or after the pointer with a credit)")
+        .field("weighted", &Params::weighted, false,
+               "output arbiters serve eligible flows by smooth weighted round robin over `weights` instead of round "
+               "robin in their visiting order (section 6.6: weighted max-min fairness)")
+        .list("weights", static_cast<std::vector<std::uint32_t> PresetParams::*>(&Params::weights), std::vector<std::uint32_t>{},
+              "with weighted: the weight (>= 1) of each input at every output arbiter, one per node (empty: all 1)",
+              {1, 1u << 20})
+        .field("reorder_buffer", &Params::reorder_buffer, 300u,
+               "egress reorder buffer, packets (section 6: 300); the reservations bound the occupancy by M x crosspoint, "
+               "which must fit (exceeding it at run time is an internal error)",
+               {1, 1u << 24});
+    return true;
+  }();
+  (void)init;
+  return s;
+}
+
+template <>
+const config::Schema& PresetParams<Scheme::None>::schema() {
+  static config::Schema s(
+      "Paper 002's baseline (section 6, notes G12): the same three-stage Clos with per-packet spraying by per-flow "
+      "pointers at the adapters and hop-by-hop credits only, no reservation; egress adapters re-sequence each flow "
+      "(the reorder buffer is not bounded: its peak is reported). Needs topology clos and one-flit packets.");
+  return s;
+}
+
+template <>
+const config::Schema& PresetParams<Scheme::Window>::schema() {
+  static config::Schema s(
+      "End-to-end acknowledgements with a window (paper 002 section 6, the end2end-ACK comparison): the sprayed "
+      "baseline, and a flow may have at most `window` packets not yet delivered in order; the egress acknowledges "
+      "each in-order delivery out of band (fixed-latency wires, no data bandwidth). Needs topology clos and "
+      "one-flit packets.");
+  static bool init = [] {
+    config::Declare<PresetParams>(s)
+        .field("window", &Params::window, 16u, "W: unacknowledged packets per flow (section 6: 16)", {1, 65535})
+        .field("ack_latency", &Params::ack_latency, 2u,
+               "cycles from an in-order delivery to the source's window (the paper's ACKs have zero delay; 2 is the "
+               "least over the out-of-band wires)",
+               {2, 1000});
+    return true;
+  }();
+  (void)init;
+  return s;
+}
+
+}  // namespace
+
+void Params::validate(const config::BindContext& ctx, const RouterConfig&, const NicConfig& n) const {
+  if (n.max_packet != 1)
+    ctx.fail("nic.max_packet", fmt::format("reqgrant models one packet per cycle (packet time = 1 cycle): nic.max_packet must be 1, not {}",
+                                           n.max_packet));
+  if (scheme == Scheme::Reserve && request_combine > u)
+    ctx.fail("cc.request_combine", fmt::format("{} exceeds the throttle cc.u = {}", request_combine, u));
+}
+
+namespace {
+
+struct Shape {
+  std::uint32_t n = 0, m = 0;  // ports, switch size (middle switches)
+};
+
+// ---- the adapter: source (requests, grant-gated injection) and egress (reorder buffer) -------
+
+// Round robin over the destinations whose send queue is ready and that may send: hold a grant
+// (reqgrant: rg > 0), have room in their window (e2e_window: outstanding < W), or always
+// (spray_reorder).
+class GatedInjection final : public InjectionPolicy {
+ public:
+  GatedInjection(std::uint32_t n, Scheme scheme, std::uint32_t window, const std::vector<std::uint32_t>& rg,
+                 const std::vector<std::uint32_t>& outstanding)
+      : ready_(n, 0), scheme_(scheme), window_(window), rg_(rg), outstanding_(outstanding) {}
+  void set_ready(NodeId dst, bool ready) override { ready_[dst] = ready; }
+  int pick(Cycle) const override {
+    const auto n = static_cast<std::uint32_t>(ready_.size());
+    for (std::uint32_t k = 0; k < n; ++k) {
+      const std::uint32_t d = (ptr_ + k) % n;
+      if (ready_[d] && may_send(d)) return static_cast<int>(d);
+    }
+    return -1;
+  }
+  void commit(Cycle, int granted, std::uint32_t) override {
+    if (granted >= 0) ptr_ = (static_cast<std::uint32_t>(granted) + 1) % static_cast<std::uint32_t>(ready_.size());
+  }
+
+ private:
+  bool may_send(NodeId d) const {
+    switch (scheme_) {
+      case Scheme::Reserve: return rg_[d] > 0;
+      case Scheme::Window: return outstanding_[d] < window_;
+      case Scheme::None: break;
+    }
+    return true;
+  }
+  std::vector<std::uint8_t> ready_;
+  Scheme scheme_;
+  std::uint32_t window_;
+  const std::vector<std::uint32_t>& rg_;
+  const std::vector<std::uint32_t>& outstanding_;
+  std::uint32_t ptr_ = 0;
+};
+
+constexpr unsigned kSeqWord = 0;  // payload word: the packet's per-flow sequence number
+
+class Adapter final : public NicHooks {
+ public:
+  Adapter(const Params& p, Shape s, NodeId id, CounterSet& c)
+      : p_(p), s_(s), id_(id), voq_(s.n, 0), pr_(s.n, 0), rg_(s.n, 0), outstanding_(s.n, 0), dptr_(s.n), seq_(s.n, 0), expected_(s.n, 0), host_next_(s.n, 0),
+        held_(s.n), policy_(s.n, p.scheme, p.window, rg_, outstanding_), requests_(c.counter("request_messages")), grants_(c.counter("grants_received")),
+        pr_peak_(c.counter("pending_requests_peak", CounterSet::Merge::Max)),
+        reorder_peak_(c.counter("reorder_peak", CounterSet::Merge::Max)), resequenced_(c.counter("resequenced_packets")),
+        reseq_wait_(c.counter("resequencing_wait_cycles")), in_order_(c.counter("in_order_packets")),
+        order_violations_(c.counter("host_order_violations")) {
+    for (NodeId d = 0; d < s.n; ++d) dptr_[d] = (id + d) % s.m;
+  }
+  std::uint32_t uses() const override { return kDeliveryHold; }
+  InjectionPolicy* injection_policy() override { return &policy_; }
+
+  void connect(sc_core::sc_signal<std::uint32_t>* req, const sc_core::sc_signal<std::uint32_t>* gnt,
+               sc_core::sc_signal<std::uint32_t>* cred) {
+    req_ = req;
+    gnt_ = gnt;
+    cred_ = cred;
+  }
+
+  void on_message(NicApi&, const MessageInfo& m, bool) override {
+    voq_[m.dst] += m.packets;
+    voq_total_ += m.packets;
+  }
+
+  void on_packet_formed(NicApi&, Packet& p) override {
+    const NodeId d = p.dst;
+    if (p_.scheme == Scheme::Reserve) {
+      if (rg_[d] == 0) throw std::logic_error(fmt::format("reqgrant: node {} formed a packet to {} without a grant", id_, d));
+      --rg_[d];
+      --rg_total_;
+    } else if (p_.scheme == Scheme::Window) {
+      ++outstanding_[d];
+      ++outstanding_total_;
+    }
+    --voq_[d];
+    --voq_total_;
+    p.payload[kSeqWord] = seq_[d]++;
+    MultistageRoute::pin_via(p, dptr_[d]);
+    dptr_[d] = (dptr_[d] + 1) % s_.m;
+  }
+
+  Delivery on_data_arrival(NicApi& api, Packet& p) override {
+    const NodeId src = p.src;
+    const std::uint64_t seq = p.payload[kSeqWord];
+    if (seq == expected_[src]) {
+      deliver_in_order(api.measuring(), src, MultistageRoute::via(p), 0);
+      ++expected_[src];
+      auto& h = held_[src];
+      for (auto it = h.begin(); it != h.end() && it->first == expected_[src]; it = h.erase(it), ++expected_[src]) {
+        api.deliver(it->second.id);
+        --reorder_;
+        deliver_in_order(api.measuring(), src, it->second.path, api.now() - it->second.arrived);
+      }
+      return Delivery::Deliver;
+    }
+    if (seq < expected_[src] || held_[src].count(seq))
+      throw std::logic_error(fmt::format("reqgrant: node {} received sequence number {} from {} twice", id_, seq, src));
+    held_[src].emplace(seq, Held{p.id, MultistageRoute::via(p), api.now()});
+    ++reorder_;
+    reorder_peak_ = std::max<std::uint64_t>(reorder_peak_, reorder_);
+    if (p_.scheme == Scheme::Reserve && reorder_ > p_.reorder_buffer)
+      throw std::logic_error(fmt::format("reqgrant: node {} holds {} packets for reordering, more than cc.reorder_buffer = {}", id_,
+                                         reorder_, p_.reorder_buffer));
+    return Delivery::Hold;
+  }
+
+  // What the host sees (the kernel calls this for every packet it delivers, held or not): the
+  // per-flow sequence must be 0, 1, 2, ... (an independent check of the reorder buffer and the
+  // NIC's release order).
+  void on_data(NicApi&, const Packet& p, Packet*) override {
+    if (p.payload[kSeqWord] != host_next_[p.src]) ++order_violations_;
+    host_next_[p.src] = p.payload[kSeqWord] + 1;
+  }
+
+  void tick(NicApi&) override {
+    if (p_.scheme == Scheme::None) return;  // nothing but the reorder buffer
+    if (!req_) throw std::logic_error("reqgrant: adapter without its scheduler wires (Mechanism::build did not run)");
+    if (p_.scheme == Scheme::Window) {
+      // An acknowledgement from destination j: one more packet of the flow may go.
+      if (const std::uint32_t a = gnt_->read()) {
+        const NodeId j = a - 1;
+        if (j >= s_.n || outstanding_[j] == 0)
+          throw std::logic_error(fmt::format("e2e_window: node {} got an acknowledgement from {} with nothing outstanding", id_, j));
+        --outstanding_[j];
+        --outstanding_total_;
+        ++grants_;
+      }
+    }
+    // A grant for output j: one requested packet becomes injectable.
+    if (const std::uint32_t g = p_.scheme == Scheme::Reserve ? gnt_->read() : 0) {
+      const NodeId j = g - 1;
+      if (j >= s_.n || pr_[j] == 0) throw std::logic_error(fmt::format("reqgrant: node {} got a grant for {} it never requested", id_, j));
+      --pr_[j];
+      --pr_total_;
+      ++rg_[j];
+      ++rg_total_;
+      ++grants_;
+    }
+    // Request arbiter: one message per cycle, round robin over the flows with unrequested packets
+    // under the throttle.
+    std::uint32_t out = 0;
+    if (p_.scheme == Scheme::Reserve && voq_total_ > pr_total_ + rg_total_) {
+      for (std::uint32_t k = 0; k < s_.n; ++k) {
+        const NodeId j = (rptr_ + k) % s_.n;
+        const std::uint64_t unrequested = voq_[j] - pr_[j] - rg_[j];
+        if (unrequested == 0 || pr_[j] >= p_.u) continue;
+        const auto count = static_cast<std::uint32_t>(std::min<std::uint64_t>({unrequested, p_.u - pr_[j], p_.request_combine}));
+        out = (count << 16) | (j + 1);
+        pr_[j] += count;
+        pr_total_ += count;
+        pr_peak_ = std::max<std::uint64_t>(pr_peak_, pr_[j]);
+        rptr_ = (j + 1) % s_.n;
+        ++requests_;
+        break;
+      }
+    }
+    if (req_->read() != out) req_->write(out);
+    // One end-to-end credit per cycle (footnote 7).
+    std::uint32_t credit = 0;
+    if (!credits_.empty()) {
+      credit = credits_.front() + 1;
+      credits_.pop_front();
+    }
+    if (cred_->read() != credit) cred_->write(credit);
+  }
+
+  void trace(TraceSink& s) override {
+    s.value(voq_total_, "reqgrant.voq_packets");
+    s.value(pr_total_, "reqgrant.pending_requests");
+    s.value(rg_total_, "reqgrant.grants_held");
+    s.value(reorder_, "reqgrant.reorder_occupancy");
+    s.value(outstanding_total_, "reqgrant.window_outstanding");
+  }
+
+ private:
+  struct Held {
+    PacketId id;
+    std::uint32_t path;
+    Cycle arrived;
+  };
+  // The packet from `src` that crossed middle switch `path` reached the host in order: its
+  // end-to-end credit (reqgrant) or acknowledgement (e2e_window) leaves.
+  void deliver_in_order(bool measuring, NodeId src, std::uint32_t path, Cycle waited) {
+    if (p_.scheme == Scheme::Reserve) credits_.push_back(path);
+    if (p_.scheme == Scheme::Window) credits_.push_back(src);
+    if (measuring) {
+      ++in_order_;
+      if (waited > 0) {
+        ++resequenced_;
+        reseq_wait_ += waited;
+      }
+    }
+  }
+
+  const Params& p_;
+  Shape s_;
+  NodeId id_;
+  std::vector<std::uint64_t> voq_;   // packets queued to each destination, not yet formed
+  std::vector<std::uint32_t> pr_;    // requested, not granted
+  std::vector<std::uint32_t> rg_;    // granted, not injected
+  std::vector<std::uint32_t> outstanding_;  // e2e_window: injected, not acknowledged
+  std::vector<std::uint32_t> dptr_;  // per-flow middle-switch pointer (synchronised with the output arbiter's)
+  std::vector<std::uint64_t> seq_;   // next sequence number per destination
+  std::vector<std::uint64_t> expected_;               // egress: next in-order sequence number per source
+  std::vector<std::uint64_t> host_next_;              // egress: the sequence number the host must see next
+  std::vector<std::map<std::uint64_t, Held>> held_;  // egress: out-of-order packets per source
+  GatedInjection policy_;
+  Ring<std::uint32_t> credits_;  // end-to-end credits (middle switch) or ACKs (source) waiting for the credit wire
+  std::uint32_t rptr_ = 0;
+  std::uint64_t voq_total_ = 0;
+  std::uint32_t pr_total_ = 0, rg_total_ = 0, reorder_ = 0, outstanding_total_ = 0;
+  sc_core::sc_signal<std::uint32_t>* req_ = nullptr;
+  const sc_core::sc_signal<std::uint32_t>* gnt_ = nullptr;
+  sc_core::sc_signal<std::uint32_t>* cred_ = nullptr;
+  std::uint64_t &requests_, &grants_, &pr_peak_, &reorder_peak_, &resequenced_, &reseq_wait_, &in_order_, &order_violations_;
+};
+
+// ---- switch side: observation of the paper's invariants ---------------------------------------
+
+// On the A/C routers (level 0 of the folded Clos): the occupancy of the crosspoint a packet from
+// a middle switch enters (its VOQ at the C input, with router.voq), of the output queue toward an
+// adapter it enters (CIOQ), and the cycles an output to an adapter had no credit on the data vnet
+// (the egress back-pressuring the fabric).
+class Observer final : public RouterHooks {
+ public:
+  Observer(std::uint32_t m, CounterSet& c)
+      : m_(m), xp_peak_(c.counter("c_crosspoint_peak", CounterSet::Merge::Max)),
+        oq_peak_(c.counter("c_output_queue_peak", CounterSet::Merge::Max)), stall_(c.counter("egress_backpressure_cycles")) {}
+  ArrivalAction on_arrival(RouterApi&, Packet& p, const BufferState& b) override {
+    if (p.kind == PacketKind::Data && b.port >= m_) xp_peak_ = std::max<std::uint64_t>(xp_peak_, b.voq_occupancy);
+    return ArrivalAction::Accept;
+  }
+  void on_output_enqueue(RouterApi&, Packet& p, const BufferState& b) override {
+    if (p.kind == PacketKind::Data && b.port < m_) oq_peak_ = std::max<std::uint64_t>(oq_peak_, b.occupancy);
+  }
+  void tick(RouterApi& api) override {
+    for (PortId port = 0; port < m_; ++port)
+      for (VcId v = 0; v < api.num_vcs(); ++v)
+        if (api.vnet_of_vc(v) == 0 && api.output_credits(port, v) == 0) ++stall_;
+  }
+
+ private:
+  std::uint32_t m_;
+  std::uint64_t &xp_peak_, &oq_peak_, &stall_;
+};
+
+// ---- the central scheduler ---------------------------------------------------------------------
+
+class Scheduler final : public sc_core::sc_module, public TracedComponent {
+ public:
+  sc_core::sc_in<bool> clk{"clk"};
+  SC_HAS_PROCESS(Scheduler);
+  Scheduler(sc_core::sc_module_name name, const Params& p, Shape s, std::uint64_t seed, sc_core::sc_time period,
+            std::vector<sc_core::sc_signal<std::uint32_t>*> req, std::vector<sc_core::sc_signal<std::uint32_t>*> gnt,
+            std::vector<sc_core::sc_signal<std::uint32_t>*> cred, CounterSet& c)
+      : sc_core::sc_module(name), p_(p), s_(s), period_ps_(period.value()), req_(std::move(req)), gnt_(std::move(gnt)),
+        cred_(std::move(cred)), gnt_count_(static_cast<std::size_t>(s.n) * s.n, 0), gnt_total_(s.n, 0), iptr_(s.n, 0),
+        grant_line_(s.n), pending_(s.n, 0), taken_(s.n, 0), granted_at_(s.n, 0), grants_(c.counter("grants")),
+        collisions_(c.counter("grant_collisions")),
+        req_peak_(c.counter("request_counter_peak", CounterSet::Merge::Max)) {
+    blocks::CreditArbiterParams ap{s.n, s.m, p.crosspoint, p.u, p.strict_path, p.weighted};
+    for (NodeId j = 0; j < s.n; ++j) {
+      std::vector<std::uint32_t> order(s.n);
+      std::iota(order.begin(), order.end(), 0u);
+      if (p.order == VisitOrder::Random) {
+        RngStream rng(seed, "reqgrant.order." + std::to_string(j));
+        for (std::uint32_t k = s.n - 1; k > 0; --k) std::swap(order[k], order[rng.below(k + 1)]);
+      }
+      std::vector<std::uint32_t> dist0(s.n);
+      for (NodeId i = 0; i < s.n; ++i) dist0[i] = (i + j) % s.m;  // the adapters' dptr starts there too
+      arbiters_.emplace_back(ap, std::move(order), std::move(dist0), p.weights);
+    }
+    SC_METHOD(tick);
+    sensitive << clk.pos();
+    dont_initialize();
+  }
+  std::string trace_scope() const override { return name(); }
+  // Per output arbiter: requests waiting and credits taken (crosspoint slots reserved); per
+  // adapter: the request, grant and credit wires (0 = idle, else the encodings of reqgrant.hpp).
+  void trace(TraceSink& s) override {
+    for (NodeId j = 0; j < s_.n; ++j) {
+      s.value(pending_[j], fmt::format("out{}.requests", j));
+      s.value(taken_[j], fmt::format("out{}.credits_taken", j));
+    }
+    for (NodeId i = 0; i < s_.n; ++i) {
+      s.value(req_[i]->read(), fmt::format("adapter{}.request", i));
+      s.value(gnt_[i]->read(), fmt::format("adapter{}.grant", i));
+      s.value(cred_[i]->read(), fmt::format("adapter{}.credit", i));
+    }
+  }
+
+ private:
+  struct Due {
+    Cycle at;
+    std::uint32_t a, b, n;
+  };
+  void tick() {
+    const Cycle now = sc_core::sc_time_stamp().value() / period_ps_;
+    if (p_.scheme == Scheme::Window) return relay(now);
+    // Sample the wires (written by the adapters last cycle).
+    for (NodeId i = 0; i < s_.n; ++i) {
+      if (const std::uint32_t v = req_[i]->read()) requests_.push_back({now + p_.request_latency - 1, i, (v & kWireIdMask) - 1, v >> 16});
+      if (const std::uint32_t v = cred_[i]->read()) credits_.push_back({now + p_.credit_latency - 1, i, v - 1, 1});
+    }
+    while (!requests_.empty() && requests_.front().at <= now) {
+      const Due& d = requests_.front();
+      arbiters_.at(d.b).add_request(d.a, d.n);
+      req_peak_ = std::max<std::uint64_t>(req_peak_, arbiters_[d.b].requests(d.a));
+      requests_.pop_front();
+    }
+    while (!credits_.empty() && credits_.front().at <= now) {
+      arbiters_.at(credits_.front().a).add_credit(credits_.front().b);
+      credits_.pop_front();
+    }
+    // Output arbiters, then input arbiters, in the same cycle (notes G6).
+    for (NodeId j = 0; j < s_.n; ++j) {
+      blocks::CreditArbiter& a = arbiters_[j];
+      const blocks::CreditArbiter::Grant g = a.pick();
+      if (g.valid()) {
+        a.commit(g);
+        const auto i = static_cast<std::uint32_t>(g.input);
+        ++gnt_count_[static_cast<std::size_t>(i) * s_.n + j];
+        ++gnt_total_[i];
+        ++grants_;
+        if (granted_at_[i] == now + 1) ++collisions_;  // another output granted input i this cycle
+        granted_at_[i] = now + 1;
+      }
+      pending_[j] = static_cast<std::uint32_t>(a.pending());
+      taken_[j] = a.credits_taken();
+    }
+    for (NodeId i = 0; i < s_.n; ++i) {
+      if (gnt_total_[i] > 0) {
+        for (std::uint32_t k = 0; k < s_.n; ++k) {
+          const NodeId j = (iptr_[i] + k) % s_.n;
+          std::uint32_t& c = gnt_count_[static_cast<std::size_t>(i) * s_.n + j];
+          if (c == 0) continue;
+          --c;
+          --gnt_total_[i];
+          grant_line_[i].push_back({now + p_.grant_latency - 1, j, 0, 0});
+          iptr_[i] = (j + 1) % s_.n;
+          break;
+        }
+      }
+      std::uint32_t out = 0;
+      if (!grant_line_[i].empty() && grant_line_[i].front().at <= now) {
+        out = grant_line_[i].front().a + 1;
+        grant_line_[i].pop_front();
+      }
+      if (gnt_[i]->read() != out) gnt_[i]->write(out);
+    }
+  }
+
+  // e2e_window: each egress's acknowledgement (the source + 1 on its credit wire) goes to that
+  // source's grant wire ack_latency cycles after the egress wrote it, one per source and cycle.
+  void relay(Cycle now) {
+    for (NodeId j = 0; j < s_.n; ++j)
+      if (const std::uint32_t v = cred_[j]->read()) grant_line_.at(v - 1).push_back({now + p_.ack_latency - 2, j, 0, 0});
+    for (NodeId i = 0; i < s_.n; ++i) {
+      std::uint32_t out = 0;
+      if (!grant_line_[i].empty() && grant_line_[i].front().at <= now) {
+        out = grant_line_[i].front().a + 1;
+        grant_line_[i].pop_front();
+        ++grants_;
+      }
+      if (gnt_[i]->read() != out) gnt_[i]->write(out);
+    }
+  }
+
+  const Params& p_;
+  Shape s_;
+  std::uint64_t period_ps_;
+  std::vector<sc_core::sc_signal<std::uint32_t>*> req_, gnt_, cred_;
+  std::vector<blocks::CreditArbiter> arbiters_;  // output arbiters
+  std::vector<std::uint32_t> gnt_count_;         // input arbiters: [i * N + j] grants for flow i -> j
+  std::vector<std::uint32_t> gnt_total_, iptr_;
+  Ring<Due> requests_, credits_;
+  std::vector<Ring<Due>> grant_line_;  // per adapter: grants on their way
+  std::vector<std::uint32_t> pending_, taken_;  // waveforms: per output
+  std::vector<Cycle> granted_at_;                // per input: last cycle + 1 an output granted it
+  std::uint64_t &grants_, &collisions_, &req_peak_;
+};
+
+// ---- the mechanism -------------------------------------------------------------------------------
+
+class ReqGrant final : public Mechanism {
+ public:
+  ReqGrant(const Params& p, Shape s, std::uint64_t seed) : p_(p), s_(s), seed_(seed) {}
+  std::string name() const override {
+    switch (p_.scheme) {
+      case Scheme::None: return "spray_reorder";
+      case Scheme::Window: return "e2e_window";
+      case Scheme::Reserve: break;
+    }
+    return "reqgrant";
+  }
+  std::vector<VnetSpec> vnets() const override { return {{"data", 0}, {"control", 1}}; }
+  std::uint8_t vnet_of(const Packet& p) const override { return p.kind == PacketKind::Data ? 0 : 1; }
+  Cycle max_injection_gap() const override { return p_.request_latency + p_.grant_latency + p_.credit_latency + 16; }
+  std::unique_ptr<NicHooks> nic_hooks(NicApi& nic, CounterSet& c) const override {
+    return std::make_unique<Adapter>(p_, s_, nic.id(), c);
+  }
+  std::unique_ptr<RouterHooks> router_hooks(RouterApi& r, CounterSet& c) const override {
+    // A/C routers are the ones with adapters attached (level 0 of the folded Clos).
+    bool has_node = false;
+    for (PortId port = 0; port < r.num_ports(); ++port) has_node |= r.port(port).terminal();
+    return has_node ? std::make_unique<Observer>(s_.m, c) : nullptr;
+  }
+  void build(NetworkBuilder& b) const override {
+    if (p_.scheme == Scheme::None) return;  // no control plane
+    std::vector<sc_core::sc_signal<std::uint32_t>*> req, gnt, cred;
+    for (NodeId n = 0; n < b.num_nodes(); ++n) {
+      req.push_back(&b.make<sc_core::sc_signal<std::uint32_t>>(fmt::format("reqgrant_req_{}", n).c_str()));
+      gnt.push_back(&b.make<sc_core::sc_signal<std::uint32_t>>(fmt::format("reqgrant_gnt_{}", n).c_str()));
+      cred.push_back(&b.make<sc_core::sc_signal<std::uint32_t>>(fmt::format("reqgrant_cred_{}", n).c_str()));
+      auto* hooks = dynamic_cast<Adapter*>(b.nic_hooks(n));
+      if (!hooks) throw std::logic_error("reqgrant: NIC without its adapter hooks");
+      hooks->connect(req.back(), gnt.back(), cred.back());
+    }
+    auto& sched = b.make<Scheduler>("reqgrant_scheduler", p_, s_, seed_, b.period(), req, gnt, cred, b.counters());
+    sched.clk(b.clock());
+    b.trace(sched);
+  }
+
+ private:
+  Params p_;
+  Shape s_;
+  std::uint64_t seed_;
+};
+
+}  // namespace
+
+std::unique_ptr<Mechanism> Params::create(const MechanismContext& ctx) const {
+  const auto* t = dynamic_cast<const MultistageTopology*>(&ctx.topology);
+  if (!t || t->name() != "clos")
+    throw config::ConfigError(fmt::format("cc.mechanism: this mechanism runs on a three-stage Clos (topology.type: clos), not '{}'",
+                                          ctx.topology.name()));
+  const Shape s{t->num_nodes(), t->k()};
+  if (scheme == Scheme::Reserve && reorder_buffer < s.m * crosspoint)
+    throw config::ConfigError(fmt::format("cc.reorder_buffer: {} packets cannot hold what the reservations allow in flight to one "
+                                          "output (M x cc.crosspoint = {} x {} = {})",
+                                          reorder_buffer, s.m, crosspoint, s.m * crosspoint));
+  if (s.n > kWireIdMask) throw config::ConfigError("cc.mechanism: reqgrant supports at most 65535 ports");
+  if (!weights.empty() && weights.size() != s.n)
+    throw config::ConfigError(fmt::format("cc.weights: {} weights for {} nodes (one per input, or none)", weights.size(), s.n));
+  return std::make_unique<ReqGrant>(*this, s, ctx.seed);
+}
+
+namespace {
+config::PolyRegistrar<MechanismParams, PresetParams<Scheme::Reserve>> reg_reserve(
+    "reqgrant", "proactive request/grant reservation, central scheduler (paper 002)");
+config::PolyRegistrar<MechanismParams, PresetParams<Scheme::None>> reg_none(
+    "spray_reorder", "paper 002's baseline: sprayed Clos, re-sequencing at the egress");
+config::PolyRegistrar<MechanismParams, PresetParams<Scheme::Window>> reg_window(
+    "e2e_window", "end-to-end ACK window per flow on the sprayed Clos (paper 002's comparison)");
+}  // namespace
+
+}  // namespace ccnet::reqgrant

@@ -1,0 +1,58 @@
+// Proactive request/grant buffer reservation in a three-stage Clos (paper 002, Chrysos, Chen,
+// Kachris, Katevenis; notes /work/shared/notes/paper-002-chrysos.md sections 1.2-1.4). A packet
+// enters the fabric only after the output credit arbiter of its destination reserved a slot for
+// it in the last-stage (C) crosspoint buffer of the middle switch it will cross; the slot is
+// freed when the packet is delivered in order at the egress (end-to-end credit), so neither the
+// C stage nor the reorder buffers ever overflow or back-pressure. This is the central-scheduler
+// design (section 5.1): one scheduler module reached by every adapter over fixed-latency request,
+// grant and credit wires. docs/mechanisms/request-grant.md lists every choice and its key.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cc/mechanism.hpp"
+
+namespace ccnet::reqgrant {
+
+enum class VisitOrder : std::uint8_t { Random, Common };
+
+// The registered names share this folder and its adapter (spraying, sequence numbers, reorder
+// buffer); they differ in what gates injection (paper 002 section 2's comparisons):
+//   reqgrant       Reserve: a grant from the output's credit arbiter (the proposal);
+//   spray_reorder  None: nothing (the paper's baseline: the same sprayed fabric with hop-by-hop
+//                  credits only, re-sequencing at the egress; notes G12);
+//   e2e_window     Window: at most `window` unacknowledged packets per flow, acknowledged
+//                  out of band when delivered in order (the end2end-ACK comparison, W = 16).
+enum class Scheme : std::uint8_t { Reserve, None, Window };
+
+struct Params : MechanismParams {
+  Scheme scheme = Scheme::Reserve;     // set by the registered name, not a key
+  std::uint32_t u = 32;                // request throttle: requested-but-not-granted packets per flow (notes G2)
+  std::uint32_t crosspoint = 12;       // B: C-crosspoint slots per (middle switch, output) an output arbiter guards
+  std::uint32_t request_combine = 1;   // packets one request message may ask for (notes G1: 1 = no combining)
+  std::uint32_t request_latency = 3;   // cycles from an adapter's request to the output arbiter's counter (G4)
+  std::uint32_t grant_latency = 3;     // cycles from the input arbiter's grant to the adapter (G4)
+  std::uint32_t credit_latency = 3;    // cycles from an in-order delivery to the output arbiter's credit (G4)
+  VisitOrder order = VisitOrder::Random;  // output arbiters' visiting order (section 5.1; R5)
+  bool strict_path = true;             // G5: a flow is eligible only if its pointer's crosspoint has a credit
+  bool weighted = false;               // output arbiters: smooth weighted round robin (section 6.6)
+  std::vector<std::uint32_t> weights;  // per input, at every output (empty: all 1)
+  std::uint32_t reorder_buffer = 300;  // egress reorder buffer, packets (asserted bound; >= M x crosspoint)
+  std::uint32_t window = 16;           // e2e_window: unacknowledged packets per flow (W)
+  std::uint32_t ack_latency = 2;       // e2e_window: cycles from an in-order delivery to the source's window
+
+  std::unique_ptr<Mechanism> create(const MechanismContext& ctx) const override;
+  void validate(const config::BindContext& ctx, const RouterConfig& r, const NicConfig& n) const override;
+};
+
+// Wire encodings (each wire carries one message per cycle; 0 = none).
+//   request, adapter i -> scheduler: (count << 16) | (destination + 1)
+//   grant, scheduler -> adapter i:   output + 1
+//   credit, egress j -> scheduler:   middle switch + 1 (e2e_window: the acknowledged source + 1)
+//   (e2e_window: the grant wire carries the acknowledging destination + 1)
+constexpr std::uint32_t kWireIdMask = 0xFFFFu;
+
+}  // namespace ccnet::reqgrant
