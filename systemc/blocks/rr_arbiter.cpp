@@ -86,16 +86,4 @@ void RrArbiter::comb_passes(const std::uint8_t* req, const std::uint32_t* prio, 
   }
 }
 
-void RrArbiter::commit(int granted, std::uint32_t prio, bool last) {
-  if (granted < 0) return;
-  const auto g = static_cast<std::uint32_t>(granted);
-  if (p_.num_prio == 1) prio = 0;
-  if (g >= p_.num_req || prio >= p_.num_prio) bad_request("commit", g, prio);
-  ptr_[prio] = g + 1 == p_.num_req ? 0 : g + 1;
-  if (p_.lock) {
-    locked_ = !last;
-    owner_ = g;
-  }
-}
-
 }  // namespace ccnet::blocks

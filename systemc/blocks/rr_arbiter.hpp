@@ -61,7 +61,17 @@ class RrArbiter {
 
   // Clock edge: apply the effect of using grant `granted` (at level `prio`); `last` ends a
   // locked transfer. Call only when the grant was used (ack).
-  void commit(int granted, std::uint32_t prio, bool last);
+  void commit(int granted, std::uint32_t prio, bool last) {  // inline: once per grant of every allocator
+    if (granted < 0) return;
+    const auto g = static_cast<std::uint32_t>(granted);
+    if (p_.num_prio == 1) prio = 0;
+    if (g >= p_.num_req || prio >= p_.num_prio) bad_request("commit", g, prio);
+    ptr_[prio] = g + 1 == p_.num_req ? 0 : g + 1;
+    if (p_.lock) {
+      locked_ = !last;
+      owner_ = g;
+    }
+  }
 
   const RrArbiterParams& params() const { return p_; }
   std::uint32_t pointer(std::uint32_t level) const { return ptr_[level]; }

@@ -12,10 +12,19 @@ class ActiveSet {
  public:
   void resize(std::size_t n) { words_.assign((n + 63) / 64, 0); }
   void clear() {
-    for (auto& w : words_) w = 0;
+    if (words_.size() == 1) words_[0] = 0;  // the common case, without a call to memset
+    else
+      for (auto& w : words_) w = 0;
   }
   void insert(std::size_t i) { words_[i >> 6] |= std::uint64_t{1} << (i & 63); }
   void erase(std::size_t i) { words_[i >> 6] &= ~(std::uint64_t{1} << (i & 63)); }
+  // The set as words() 64-bit words, bit i%64 of word i/64 for index i; merge adds the members
+  // of such words (of a set of the same size).
+  std::size_t words() const { return words_.size(); }
+  const std::uint64_t* data() const { return words_.data(); }
+  void merge(const std::uint64_t* w) {
+    for (std::size_t k = 0; k < words_.size(); ++k) words_[k] |= w[k];
+  }
   bool empty() const {
     for (const auto w : words_)
       if (w) return false;

@@ -1,6 +1,14 @@
 // What travels on the wires between modules: a small flit (packet-level data lives in the
 // PacketPool the flit refers to) forward, and credit lanes backward. Both are sc_signal
 // payloads, so they carry operator==, operator<< and sc_trace.
+//
+// Channel protocol: the sender stamps every flit (every non-empty set of credit lanes) it writes
+// with a sequence number `seq` one above the previous one on that channel; the receiver takes a
+// value iff it is valid (non-empty) and its seq differs from the last value it took. So a value
+// left on a channel is not taken twice, and a sender need not clear its channel the cycle after
+// each flit or credit (a second kernel update): it does so only while the channel must carry the
+// exact value every cycle (`exact`: a traced run, docs/performance.md). seq is neither traced
+// nor printed, so waveforms are the same either way.
 #pragma once
 
 #include <array>
@@ -22,10 +30,13 @@ struct Flit {
   VcId vc = 0;                  // virtual channel at the receiving input port
   bool head = false;
   bool tail = false;
+  std::uint8_t seq = 0;  // channel protocol (above)
 
   bool valid() const { return packet != kNoPacket; }
+  // A flit the receiver has not taken yet (`taken`: the seq of the last one it took).
+  bool fresh(std::uint8_t taken) const { return valid() && seq != taken; }
   bool operator==(const Flit& o) const {
-    return packet == o.packet && index == o.index && vc == o.vc && head == o.head && tail == o.tail;
+    return packet == o.packet && index == o.index && vc == o.vc && head == o.head && tail == o.tail && seq == o.seq;
   }
   bool operator!=(const Flit& o) const { return !(*this == o); }
 };
@@ -40,12 +51,14 @@ constexpr int kMaxCreditLanes = 4;
 
 struct CreditLanes {
   std::uint8_t count = 0;
+  std::uint8_t seq = 0;  // channel protocol (above)
   std::array<VcId, kMaxCreditLanes> vc{};
 
   bool empty() const { return count == 0; }
+  bool fresh(std::uint8_t taken) const { return count != 0 && seq != taken; }
   void push(VcId v) { vc[count++] = v; }
   bool operator==(const CreditLanes& o) const {
-    if (count != o.count) return false;
+    if (count != o.count || seq != o.seq) return false;
     for (int i = 0; i < count; ++i)
       if (vc[i] != o.vc[i]) return false;
     return true;

@@ -6,6 +6,7 @@
 #include <ostream>
 #include <systemc>
 
+#include "core/clock_domain.hpp"
 #include "core/error.hpp"
 
 namespace ccnet {
@@ -103,9 +104,13 @@ void PacketWatch::write(Cycle now, const Packet& p, std::string_view component, 
                         std::string_view details) {
   std::string owner;
   if (component.empty()) {
-    // Reported by a hook without a name at hand: the module whose process is running.
-    const sc_core::sc_process_handle h = sc_core::sc_get_current_process_handle();
-    const sc_core::sc_object* parent = h.valid() ? h.get_parent_object() : nullptr;
+    // Reported by a hook without a name at hand: the component being evaluated (by its clock
+    // domain, core/clock_domain.hpp, or by its own process).
+    const sc_core::sc_object* parent = ClockDomain::evaluating();
+    if (!parent) {
+      const sc_core::sc_process_handle h = sc_core::sc_get_current_process_handle();
+      parent = h.valid() ? h.get_parent_object() : nullptr;
+    }
     owner = parent ? parent->name() : "?";
     component = owner;
   }

@@ -86,7 +86,7 @@ void Nic::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
 bool Nic::idle() const {
   if (!posted_.empty() || queued_messages_ || data_stream_.busy() || control_queued_ || !in_link_.empty() ||
       !credit_link_.empty() || !credit_return_.empty() || !gives_.empty() || policy_clocked_ ||
-      last_written_.valid() || !last_credit_written_.empty() || eject_waiting_flits_ != 0 ||
+      (exact_ && (last_written_.valid() || !last_credit_written_.empty())) || eject_waiting_flits_ != 0 ||
       retx_stream_.busy() || !scheduled_.empty() || !wakes_.empty())
     return false;
   for (const auto& s : control_streams_)
@@ -95,15 +95,20 @@ bool Nic::idle() const {
 }
 
 void Nic::tick() {
+  if (domain_) domain_->enlist(*this);  // the domain's process evaluates it from the next edge on
+  evaluate();
+}
+
+void Nic::evaluate() {
   // Idle fast path: nothing queued or in flight and both input channels idle: no state changes.
   // idle_ caches idle() from the end of the last evaluation (b_transport clears it); the process
   // runs at every rising edge, so the cycle count just advances.
-  if (idle_ && !flit_in_val_->valid() && credit_in_val_->empty()) {
+  if (idle_ && !flit_in_val_->fresh(flit_taken_) && !credit_in_val_->fresh(credit_taken_)) {
     ++now_;
     return;
   }
   now_ = sc_core::sc_time_stamp().value() / period_ps_;
-  if (!hooks_ && idle() && !flit_in_val_->valid() && credit_in_val_->empty()) {
+  if (!hooks_ && idle() && !flit_in_val_->fresh(flit_taken_) && !credit_in_val_->fresh(credit_taken_)) {
     idle_ = true;
     return;
   }
@@ -162,8 +167,11 @@ void Nic::ingest_posted() {
 }
 
 void Nic::receive() {
-  const Flit& f = flit_in_if_->read();
-  if (f.valid()) in_link_.push_back({now_ - 1 + env_.link_latency, f});
+  const Flit& f = *flit_in_val_;
+  if (f.fresh(flit_taken_)) {
+    flit_taken_ = f.seq;
+    in_link_.push_back({now_ - 1 + env_.link_latency, f});
+  }
   while (!in_link_.empty() && in_link_.front().first <= now_) {
     const Flit g = in_link_.front().second;
     in_link_.pop_front();
@@ -179,8 +187,11 @@ void Nic::receive() {
     eject_flit(g);
   }
   if (__builtin_expect(eject_waiting_flits_ != 0, 0)) drain_stalled();
-  const CreditLanes& c = credit_in_if_->read();
-  if (!c.empty()) credit_link_.push_back({now_ - 1 + env_.link_latency, c});
+  const CreditLanes& c = *credit_in_val_;
+  if (c.fresh(credit_taken_)) {
+    credit_taken_ = c.seq;
+    credit_link_.push_back({now_ - 1 + env_.link_latency, c});
+  }
   while (!credit_link_.empty() && credit_link_.front().first <= now_) {
     const CreditLanes& lanes = credit_link_.front().second;
     for (int k = 0; k < lanes.count; ++k) gives_.push_back(lanes.vc[k]);
@@ -519,9 +530,18 @@ void Nic::commit_and_write() {
   // A policy's state changes with a grant, or on every cycle for clocked ones (timers).
   if (policy_grant_ >= 0 || policy_clocked_) policy_commit(policy_grant_, policy_len_);
   policy_grant_ = -1;
-  if (send_ != last_written_) {
-    flit_out_if_->write(send_);
+  // Channel protocol (core/flit.hpp): every value written gets the next seq; exact channels are
+  // cleared the cycle after a flit or credit, others keep the old value, which the router ignores.
+  const std::uint8_t seq = last_written_.seq;
+  if (send_.valid()) {
     last_written_ = send_;
+    last_written_.seq = static_cast<std::uint8_t>(seq + 1);
+    flit_out_if_->write(last_written_);
+    written_at_ = now_;
+  } else if (exact_ && last_written_.valid()) {
+    last_written_ = Flit{};
+    last_written_.seq = seq;
+    flit_out_if_->write(last_written_);
   }
   send_ = Flit{};
   CreditLanes lanes;
@@ -529,9 +549,14 @@ void Nic::commit_and_write() {
     lanes.push(credit_return_.front().second);
     credit_return_.pop_front();
   }
-  if (lanes != last_credit_written_) {
+  if (!lanes.empty()) {
+    lanes.seq = static_cast<std::uint8_t>(last_credit_written_.seq + 1);
     credit_out_if_->write(lanes);
     last_credit_written_ = lanes;
+  } else if (exact_ && !last_credit_written_.empty()) {
+    last_credit_written_.count = 0;
+    last_credit_written_.vc = {};
+    credit_out_if_->write(last_credit_written_);
   }
 }
 
@@ -580,7 +605,7 @@ void Nic::dump_state(std::ostream& os) const {
   for (; !sched.empty(); sched.pop())
     os << "  retransmission scheduled at " << sched.top().at << ": " << key(sched.top().key)
        << (sched.top().flags ? " (" + env_.packets.format().flag_names(sched.top().flags) + ")" : std::string()) << "\n";
-  if (last_written_.valid())
+  if (on_wire())
     os << "  injection wire: " << last_written_ << " (written at the last edge), " << pkt(last_written_.packet) << "\n";
   for (std::size_t k = 0; k < in_link_.size(); ++k)
     os << "  ejection link: " << in_link_[k].second << " due at " << in_link_[k].first << ", " << pkt(in_link_[k].second.packet)
@@ -596,7 +621,7 @@ void Nic::dump_state(std::ostream& os) const {
 bool Nic::holds_state() const {
   if (queued_messages() || control_queued_ || data_stream_.busy() || retx_stream_.busy() || counters_.unacked ||
       !sent_.empty() || !scheduled_.empty() || !reassembly_.empty() || !in_link_.empty() || !credit_link_.empty() ||
-      !credit_return_.empty() || last_written_.valid() || held_packets_ || eject_waiting_flits_)
+      !credit_return_.empty() || on_wire() || held_packets_ || eject_waiting_flits_)
     return true;
   for (const auto& s : control_streams_)
     if (s.busy()) return true;
@@ -617,7 +642,7 @@ void Nic::mark_held(std::vector<char>& held) const {
   for (std::size_t k = 0; k < in_link_.size(); ++k) mark(in_link_[k].second.packet);
   for (const auto& w : eject_waiting_)
     for (std::size_t k = 0; k < w.size(); ++k) mark(w[k].packet);
-  mark(last_written_.packet);  // on the wire: written at the last edge, not yet sampled by the router
+  if (on_wire()) mark(last_written_.packet);  // written at the last edge, not yet sampled by the router
 }
 
 void Nic::check_quiescent() const {

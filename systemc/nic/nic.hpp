@@ -27,6 +27,7 @@
 
 #include "blocks/output_arbiter.hpp"
 #include "core/counters.hpp"
+#include "core/clock_domain.hpp"
 #include "core/flit.hpp"
 #include "core/network_stats.hpp"
 #include "core/packet.hpp"
@@ -75,7 +76,7 @@ struct NicCounters {
   std::uint64_t retransmit_buffer_peak = 0;  // most unacknowledged packets held at once
 };
 
-class Nic final : public sc_core::sc_module, public NicApi, public TracedComponent {
+class Nic final : public sc_core::sc_module, public NicApi, public TracedComponent, public Clocked {
  public:
   sc_core::sc_in<bool> clk{"clk"};
   sc_core::sc_out<Flit> flit_out{"flit_out"};
@@ -90,6 +91,14 @@ class Nic final : public sc_core::sc_module, public NicApi, public TracedCompone
   // The mechanism's hooks for this NIC (created after the NIC, see Mechanism::nic_hooks); call
   // before the simulation starts.
   void attach(std::unique_ptr<NicHooks> hooks);
+  // Evaluated by `domain`'s process from the second rising edge on (core/clock_domain.hpp);
+  // call before the simulation starts. Without it the NIC's own process evaluates it.
+  void join(ClockDomain& domain) { domain_ = &domain; }
+  // Whether the output channels carry the exact value every cycle or only the changes
+  // (core/flit.hpp, channel protocol; Router::set_exact_channels).
+  void set_exact_channels(bool exact) { exact_ = exact; }
+  // One cycle's evaluation (the body of the NIC's process).
+  void evaluate() override;
 
   // NicApi
   NodeId id() const override { return id_; }
@@ -177,7 +186,7 @@ class Nic final : public sc_core::sc_module, public NicApi, public TracedCompone
 
   void end_of_elaboration() override;
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
-  void tick();
+  void tick();  // the NIC's own process
   bool idle() const;
   void ingest_posted();
   void receive();
@@ -206,6 +215,7 @@ class Nic final : public sc_core::sc_module, public NicApi, public TracedCompone
   NodeId id_;
   NicEnv env_;
   std::unique_ptr<NicHooks> hooks_;
+  ClockDomain* domain_ = nullptr;
   std::uint32_t hook_uses_ = 0;
   // The injection policy: round_robin_, or the mechanism's (own_policy_). Calls go through these
   // helpers so that the default costs no virtual call.
@@ -248,8 +258,14 @@ class Nic final : public sc_core::sc_module, public NicApi, public TracedCompone
   std::uint32_t policy_len_ = 0;
   Flit send_;
   std::uint32_t send_prio_ = 0;
-  Flit last_written_;
+  Flit last_written_;                // the last value written (exact: the channel's value)
+  Cycle written_at_ = 0;             // cycle last_written_ was written
   CreditLanes last_credit_written_;
+  std::uint8_t flit_taken_ = 0;      // seq of the last flit taken from the ejection channel
+  std::uint8_t credit_taken_ = 0;    // seq of the last credit lanes taken from the injection channel
+  bool exact_ = true;                // set_exact_channels
+  // The flit written at this cycle's edge (still on the channel for the router).
+  bool on_wire() const { return last_written_.valid() && written_at_ == now_; }
   std::vector<std::uint32_t> eject_occupancy_;  // per VC (flits received, not yet freed)
   // Ejection stalls (stall_ejection): per vnet; flits of a stalled vnet wait in their VC's FIFO.
   std::vector<std::uint8_t> eject_stalled_;

@@ -78,10 +78,27 @@ Router::Router(sc_core::sc_module_name name, RouterId id, std::vector<RouterPort
   va_arbiters_.assign(nports, blocks::RrArbiter(blocks::RrArbiterParams{
                                   static_cast<unsigned>(inputs_.size() * num_vcs_ * queues_per_vc_), 1, false}));
   give_count_.assign(num_vcs_, 0);
+  for (VcId v = 0; v < num_vcs_; ++v) {
+    vc_vnet_.push_back(vnet_of_vc(v));
+    vc_prio_.push_back(env_.vnet_priority[vc_vnet_.back()]);
+  }
   take_flag_.assign(num_vcs_, 0);
   for (PortId p = 0; p < nports; ++p)
     if (ports[p].connected()) connected_.push_back(p);
   out_dirty_.resize(nports);
+  arrived_.resize(nports);
+  // The delay lines' due-time wheel: one slot per cycle of the longest link latency (a power of
+  // two); beyond kMaxDueWheel cycles the ports with entries are visited every cycle instead.
+  std::uint32_t max_latency = 1;
+  for (const auto& spec : ports) max_latency = std::max(max_latency, spec.latency);
+  if (max_latency < kMaxDueWheel) {
+    std::size_t slots = 1;
+    while (slots <= max_latency) slots <<= 1;
+    due_wheel_.assign(slots * arrived_.words(), 0);
+    due_wheel_mask_ = slots - 1;
+  } else {
+    link_ports_.resize(nports);
+  }
   va_waiting_.resize(nports);
   va_outputs_.resize(nports);
   va_recheck_.resize(nports);
@@ -118,12 +135,24 @@ void Router::end_of_elaboration() {
     flit_in_val_.push_back(&flit_in_if_.back()->read());
     credit_in_val_.push_back(&credit_in_if_.back()->read());
   }
-  for (const PortId p : connected_) wires_.push_back(InputWire{flit_in_val_[p], credit_in_val_[p]});
+  for (const PortId p : connected_) {
+    // The input channels tell the router when they changed (core/channel.hpp): it reads only those.
+    auto* fc = dynamic_cast<Channel<Flit>*>(const_cast<sc_core::sc_signal_in_if<Flit>*>(flit_in_if_[p]));
+    auto* cc = dynamic_cast<Channel<CreditLanes>*>(const_cast<sc_core::sc_signal_in_if<CreditLanes>*>(credit_in_if_[p]));
+    if (!fc || !cc) fail("input port " + std::to_string(p) + " is not bound to a ccnet::Channel (core/channel.hpp)");
+    fc->notify(arrived_, p);
+    cc->notify(arrived_, p);
+  }
 }
 
 // ---- per-cycle evaluation ------------------------------------------------------------------------
 
 void Router::tick() {
+  if (domain_) domain_->enlist(*this);  // the domain's process evaluates it from the next edge on
+  evaluate();
+}
+
+void Router::evaluate() {
   // Idle fast path: nothing held or pending and nothing arriving, so nothing would change (not
   // even a signal). A router with hooks or an open trace window is never idle.
   // The process runs at every rising edge, so the cycle count just advances.
@@ -151,48 +180,70 @@ void Router::tick() {
 }
 
 void Router::receive() {
-  for (const PortId p : connected_) {
-    InputPort& in = inputs_[p];
-    const Flit& f = *flit_in_val_[p];
-    if (f.valid()) {
-      // Written by the sender at the previous edge; due after the link latency.
-      ++counters_.flits_in[p];
-      const Cycle due = now_ - 1 + in.spec.latency;
-      if (due <= now_ && in.link.empty()) accept_flit(p, Flit(f));
-      else {
-        in.link.push_back({due, f});
-        ++link_entries_;
-      }
+  // Only the ports whose input channels changed at the last edge (Channel::notify) and those
+  // with a flit or credit due now in their links' delay lines, in ascending order, as a scan of
+  // every port would take them.
+  if (link_entries_) {
+    if (!due_wheel_.empty()) {
+      std::uint64_t* slot = &due_wheel_[(now_ & due_wheel_mask_) * arrived_.words()];
+      arrived_.merge(slot);
+      for (std::size_t k = 0; k < arrived_.words(); ++k) slot[k] = 0;
+    } else {
+      arrived_.merge(link_ports_.data());
     }
-    while (!in.link.empty() && in.link.front().first <= now_) {
-      const Flit g = in.link.front().second;
-      in.link.pop_front();
-      --link_entries_;
-      accept_flit(p, g);
+  }
+  arrived_.for_each([&](std::size_t pi) { receive_port(static_cast<PortId>(pi)); });
+  arrived_.clear();
+}
+
+void Router::receive_port(PortId p) {
+  InputPort& in = inputs_[p];
+  OutputPort& out = ports_[p];
+  const Flit& f = *flit_in_val_[p];
+  if (f.fresh(in.flit_taken)) {
+    in.flit_taken = f.seq;
+    // Written by the sender at the previous edge; due after the link latency.
+    ++counters_.flits_in[p];
+    const Cycle due = now_ - 1 + in.spec.latency;
+    if (due <= now_ && in.link.empty()) accept_flit(p, Flit(f));
+    else {
+      in.link.push_back({due, f});
+      ++link_entries_;
+      schedule(p, due);
     }
-    const CreditLanes& c = *credit_in_val_[p];
-    OutputPort& out = ports_[p];
-    if (c.empty() && out.credit_link.empty()) continue;
-    auto give = [&](const CreditLanes& lanes) {
-      for (int k = 0; k < lanes.count; ++k) {
-        if (lanes.vc[k] >= num_vcs_) fail("credit for nonexistent VC " + std::to_string(lanes.vc[k]) + " on port " + std::to_string(p));
-        out.gives.push_back(lanes.vc[k]);
-      }
-      out_dirty_.insert(p);
-    };
-    if (!c.empty()) {
-      const Cycle due = now_ - 1 + out.spec.latency;
-      if (due <= now_ && out.credit_link.empty()) give(c);
-      else {
-        out.credit_link.push_back({due, c});
-        ++link_entries_;
-      }
+  }
+  while (!in.link.empty() && in.link.front().first <= now_) {
+    const Flit g = in.link.front().second;
+    in.link.pop_front();
+    --link_entries_;
+    accept_flit(p, g);
+  }
+  const CreditLanes& c = *credit_in_val_[p];
+  auto give = [&](const CreditLanes& lanes) {
+    for (int k = 0; k < lanes.count; ++k) {
+      if (lanes.vc[k] >= num_vcs_) fail("credit for nonexistent VC " + std::to_string(lanes.vc[k]) + " on port " + std::to_string(p));
+      out.gives.push_back(lanes.vc[k]);
     }
-    while (!out.credit_link.empty() && out.credit_link.front().first <= now_) {
-      give(out.credit_link.front().second);
-      out.credit_link.pop_front();
-      --link_entries_;
+    out_dirty_.insert(p);
+  };
+  if (c.fresh(out.credit_taken)) {
+    out.credit_taken = c.seq;
+    const Cycle due = now_ - 1 + out.spec.latency;
+    if (due <= now_ && out.credit_link.empty()) give(c);
+    else {
+      out.credit_link.push_back({due, c});
+      ++link_entries_;
+      schedule(p, due);
     }
+  }
+  while (!out.credit_link.empty() && out.credit_link.front().first <= now_) {
+    give(out.credit_link.front().second);
+    out.credit_link.pop_front();
+    --link_entries_;
+  }
+  if (due_wheel_.empty()) {
+    if (in.link.empty() && out.credit_link.empty()) link_ports_.erase(p);
+    else link_ports_.insert(p);
   }
 }
 
@@ -351,7 +402,7 @@ VcId Router::free_vc(std::uint32_t ref, bool after_switch) const {
   const Queue& q = queue_ref(ref);
   const OutputPort& out = ports_[q.out_port];
   const auto in_vc = static_cast<VcId>((ref & 0xffff) / queues_per_vc_);
-  const VcId base = vc_for(vnet_of_vc(in_vc), q.level, 0);
+  const VcId base = vc_for(vc_vnet_[in_vc], q.level, 0);
   std::uint32_t size = 0;  // the head packet's, looked up only when a VC is free
   for (std::uint32_t j = 0, c = va_vc_start_; j < vcs_per_level_; ++j, c = c + 1 == vcs_per_level_ ? 0 : c + 1) {
     const auto v = static_cast<VcId>(base + c);
@@ -387,6 +438,15 @@ void Router::allocate_vcs(bool after_switch) {
 }
 
 void Router::allocate_vcs_at(PortId out_port, bool after_switch, Cycle ready) {
+  const std::vector<std::uint32_t>& waiting = va_waiting_[out_port];
+  if (waiting.size() == 1) {
+    // One waiting head (the common case below saturation): the arbiter grants it if it can go.
+    const std::uint32_t ref = waiting[0];
+    if (queue_ref(ref).ready > now_) return;
+    const VcId v = free_vc(ref, after_switch);
+    if (v != kNoVc) va_grant(out_port, ref, v, ready);
+    return;
+  }
   // Candidates: heads past their routing delay with a free VC now.
   scratch_.clear();
   va_vc_.clear();
@@ -413,21 +473,25 @@ void Router::allocate_vcs_at(PortId out_port, bool after_switch, Cycle ready) {
       }
     }
     if (best == scratch_.size()) break;
-    const std::uint32_t ref = scratch_[best];
-    arb.commit(static_cast<int>((ref >> 16) * queues_per_port + (ref & 0xffff)), 0, true);
-    Queue& q = queue_ref(ref);
-    ports_[out_port].vcs[va_vc_[best]].owned = true;
-    q.out_vc = va_vc_[best];
-    q.state = QueueState::Active;
-    q.ready = ready;
-    if (watching(inputs_[ref >> 16].vcs[(ref & 0xffff) / queues_per_vc_].slots[q.head].flit.packet)) watch_vc_granted(ref);
-    va_unwait(q);
-    list_add(sa_list_, ref, q);
+    va_grant(out_port, scratch_[best], va_vc_[best], ready);
     scratch_[best] = scratch_.back();
     va_vc_[best] = va_vc_.back();
     scratch_.pop_back();
     va_vc_.pop_back();
   }
+}
+
+void Router::va_grant(PortId out_port, std::uint32_t ref, VcId vc, Cycle ready) {
+  const auto queues_per_port = static_cast<std::uint32_t>(inputs_[0].queues.size());
+  va_arbiters_[out_port].commit(static_cast<int>((ref >> 16) * queues_per_port + (ref & 0xffff)), 0, true);
+  Queue& q = queue_ref(ref);
+  ports_[out_port].vcs[vc].owned = true;
+  q.out_vc = vc;
+  q.state = QueueState::Active;
+  q.ready = ready;
+  if (watching(inputs_[ref >> 16].vcs[(ref & 0xffff) / queues_per_vc_].slots[q.head].flit.packet)) watch_vc_granted(ref);
+  va_unwait(q);
+  list_add(sa_list_, ref, q);
 }
 
 void Router::allocate_switch() {
@@ -437,7 +501,7 @@ void Router::allocate_switch() {
     if (q.flits == 0 || q.ready > now_) continue;
     if (out_space(q.out_port, q.out_vc) < 1) continue;
     sa_requests_.push_back(blocks::SwitchAllocator::Request{
-        ref >> 16, ref & 0xffff, q.out_port, env_.vnet_priority[vnet_of_vc(q.out_vc)]});
+        ref >> 16, ref & 0xffff, q.out_port, vc_prio_[q.out_vc]});
   }
   if (sa_requests_.empty()) return;
   allocator_.allocate(sa_requests_.data(), sa_requests_.size(), sa_grants_);
@@ -520,7 +584,7 @@ void Router::arbitrate_links() {
       if (ov.queue.empty()) continue;
       const Flit& f = ov.queue.front();
       link_requests_.push_back(blocks::OutputArbiter::Request{
-          v, env_.vnet_priority[vnet_of_vc(v)], env_.packets[f.packet].size, f.head});
+          v, vc_prio_[v], env_.packets[f.packet].size, f.head});
     }
     const int g = out.arbiter.pick(link_requests_.data(), link_requests_.size());
     if (g < 0) continue;
@@ -545,11 +609,18 @@ void Router::commit_and_write() {
       lanes.push(in.credit_return.front().second);
       in.credit_return.pop_front();
     }
-    if (lanes != in.last_credit_written) {
+    if (!lanes.empty()) {
+      lanes.seq = static_cast<std::uint8_t>(in.last_credit_written.seq + 1);
       credit_out_if_[p]->write(lanes);
       in.last_credit_written = lanes;
+    } else if (!in.last_credit_written.empty()) {
+      // Exact channels are cleared the cycle after a credit; otherwise the receiver ignores the
+      // old value (core/flit.hpp). The seq runs on.
+      in.last_credit_written.count = 0;
+      in.last_credit_written.vc = {};
+      if (exact_) credit_out_if_[p]->write(in.last_credit_written);
     }
-    if (in.credit_return.empty() && in.last_credit_written.empty()) credit_dirty_.erase(p);
+    if (in.credit_return.empty() && (!exact_ || in.last_credit_written.empty())) credit_dirty_.erase(p);
   });
 }
 
@@ -568,7 +639,7 @@ void Router::commit_port(PortId o, bool watch) {
   if (cioq_) {
     const int g = f.valid() ? static_cast<int>(f.vc) : -1;
     if (g >= 0 || !out.gives.empty())
-      ok = out.arbiter.commit(g, env_.vnet_priority[vnet_of_vc(f.valid() ? f.vc : 0)], out.gives.data(),
+      ok = out.arbiter.commit(g, vc_prio_[f.valid() ? f.vc : 0], out.gives.data(),
                               static_cast<std::uint32_t>(out.gives.size()));
   } else {
     // Each touched counter commits once with all its gives and its take of this cycle.
@@ -589,9 +660,18 @@ void Router::commit_port(PortId o, bool watch) {
   }
   if (!ok) fail("credit counter violation on output " + std::to_string(o) + " (credits beyond buffer depth or taken when empty)");
   out.gives.clear();
-  if (f != out.last_written) {
-    flit_out_if_[o]->write(f);
+  const std::uint8_t seq = out.last_written.seq;
+  if (f.valid()) {
     out.last_written = f;
+    out.last_written.seq = static_cast<std::uint8_t>(seq + 1);
+    flit_out_if_[o]->write(out.last_written);
+    out.written_at = now_;
+  } else if (exact_ && out.last_written.valid()) {
+    // Exact channels are cleared the cycle after a flit; otherwise the receiver ignores the old
+    // value (core/flit.hpp). The seq runs on.
+    out.last_written = Flit{};
+    out.last_written.seq = seq;
+    flit_out_if_[o]->write(out.last_written);
   }
   if (f.valid()) {
     ++counters_.flits_out[o];
@@ -600,8 +680,8 @@ void Router::commit_port(PortId o, bool watch) {
     if (f.tail && hooks_) hooks_->on_output_tail(*this, env_.packets[f.packet], o);
   }
   out.send = Flit{};
-  // A flit on the wire is cleared next cycle; otherwise nothing changes on this port until new work.
-  if (!out.last_written.valid()) out_dirty_.erase(o);
+  // An exact channel's flit is cleared next cycle; otherwise nothing changes on this port until new work.
+  if (!exact_ || !out.last_written.valid()) out_dirty_.erase(o);
 }
 
 void Router::return_credit(PortId port, VcId vc) {
@@ -800,7 +880,7 @@ void Router::dump_state(std::ostream& os) const {
     for (std::size_t k = 0; k < out.traversal.size(); ++k)
       os << "  out " << o << " switch traversal: " << out.traversal[k].second << " due at " << out.traversal[k].first << ", "
          << pkt(out.traversal[k].second.packet) << "\n";
-    if (out.last_written.valid())
+    if (on_wire(out))
       os << "  out " << o << " wire: " << out.last_written << " (written at the last edge), " << pkt(out.last_written.packet) << "\n";
     for (std::size_t k = 0; k < out.credit_link.size(); ++k)
       os << "  out " << o << " credit link: " << out.credit_link[k].second << " due at " << out.credit_link[k].first << "\n";
@@ -838,7 +918,7 @@ bool Router::holds_state() const {
   for (std::size_t o = 0; o < ports_.size(); ++o) {
     const OutputPort& out = ports_[o];
     if (!out.spec.connected()) continue;
-    if (!out.credit_link.empty() || out.last_written.valid()) return true;
+    if (!out.credit_link.empty() || on_wire(out)) return true;
     for (VcId v = 0; v < num_vcs_; ++v)
       if (out.vcs[v].owned || credits(static_cast<PortId>(o), v) != out.spec.out_depth) return true;
   }
@@ -860,7 +940,7 @@ void Router::mark_held(std::vector<char>& held) const {
     for (std::size_t k = 0; k < out.traversal.size(); ++k) mark(out.traversal[k].second);
     for (const OutputVc& ov : out.vcs)
       for (std::size_t k = 0; k < ov.queue.size(); ++k) mark(ov.queue[k]);
-    mark(out.last_written);  // on the wire: written at the last edge, not yet sampled downstream
+    if (on_wire(out)) mark(out.last_written);  // written at the last edge, not yet sampled downstream
   }
 }
 

@@ -30,6 +30,8 @@
 #include "blocks/rr_arbiter.hpp"
 #include "blocks/switch_allocator.hpp"
 #include "core/active_set.hpp"
+#include "core/channel.hpp"
+#include "core/clock_domain.hpp"
 #include "core/counters.hpp"
 #include "core/flit.hpp"
 #include "core/packet.hpp"
@@ -77,7 +79,11 @@ struct RouterCounters {
   std::uint64_t last_progress = 0;  // cycle of the last flit movement
 };
 
-class Router final : public sc_core::sc_module, public RouterApi, public CongestionView, public TracedComponent {
+class Router final : public sc_core::sc_module,
+                     public RouterApi,
+                     public CongestionView,
+                     public TracedComponent,
+                     public Clocked {
  public:
   sc_core::sc_in<bool> clk{"clk"};
   sc_core::sc_vector<sc_core::sc_in<Flit>> flit_in{"flit_in"};
@@ -91,6 +97,15 @@ class Router final : public sc_core::sc_module, public RouterApi, public Congest
   // The mechanism's hooks for this router (created after the router, see
   // Mechanism::router_hooks); call before the simulation starts.
   void attach(std::unique_ptr<RouterHooks> hooks);
+  // Evaluated by `domain`'s process from the second rising edge on (core/clock_domain.hpp);
+  // call before the simulation starts. Without it the router's own process evaluates it.
+  void join(ClockDomain& domain) { domain_ = &domain; }
+  // Whether the output channels carry the exact value every cycle (a flit or credit is cleared
+  // the cycle after it was written: waveforms) or only the changes (core/flit.hpp, channel
+  // protocol). Exact unless set otherwise before the simulation starts.
+  void set_exact_channels(bool exact) { exact_ = exact; }
+  // One cycle's evaluation (the body of the router's process).
+  void evaluate() override;
 
   // RouterApi
   RouterId id() const override { return id_; }
@@ -176,6 +191,7 @@ class Router final : public sc_core::sc_module, public RouterApi, public Congest
     Ring<std::pair<Cycle, Flit>> link;          // sampled flits not yet due
     Ring<std::pair<Cycle, VcId>> credit_return;  // freed slots, credit not yet sent
     CreditLanes last_credit_written;
+    std::uint8_t flit_taken = 0;  // seq of the last flit taken from the input channel
     std::uint32_t buffered = 0;
   };
   struct OutputVc {
@@ -194,18 +210,23 @@ class Router final : public sc_core::sc_module, public RouterApi, public Congest
     std::vector<std::uint16_t> gives;            // credits due this cycle (VC per credit)
     std::uint32_t oq_flits = 0;
     Flit send;                                   // flit to write this cycle
-    Flit last_written;
+    Flit last_written;                           // the last value written (exact: the channel's value)
+    Cycle written_at = 0;                        // cycle last_written was written
+    std::uint8_t credit_taken = 0;               // seq of the last credit lanes taken from the channel
   };
 
   void end_of_elaboration() override;
-  void tick();
+  void tick();  // the router's own process
   void receive();
+  void receive_port(PortId p);
   void accept_flit(PortId port, const Flit& f);
   void allocate_vcs(bool after_switch);
   // A free output VC for the head packet of queue `ref` (its vnet and level, room for the whole
   // packet under virtual cut-through), or kNoVc.
   VcId free_vc(std::uint32_t ref, bool after_switch) const;
   void allocate_vcs_at(PortId out_port, bool after_switch, Cycle ready);
+  // Grants output VC `vc` of out_port to the head of queue `ref` (ready for the switch at `ready`).
+  void va_grant(PortId out_port, std::uint32_t ref, VcId vc, Cycle ready);
   void va_wait(std::uint32_t ref, Queue& q);
   void va_unwait(Queue& q);
   void allocate_switch();
@@ -213,17 +234,15 @@ class Router final : public sc_core::sc_module, public RouterApi, public Congest
   void arbitrate_links();
   void commit_and_write();
   void commit_port(PortId o, bool watch);
-  // Nothing held or pending: with both input channels of every port idle, an evaluation would
-  // change nothing (docs/performance.md, idle components).
+  // Nothing held or pending: unless an input channel changed at the last edge (input_arriving),
+  // an evaluation would change nothing (docs/performance.md, idle components).
   bool quiescent() const {
     return buffered_ == 0 && link_entries_ == 0 && va_list_.empty() && sa_list_.empty() && in_traversal_ == 0 &&
            oq_total_ == 0 && out_dirty_.empty() && credit_dirty_.empty();
   }
-  bool input_arriving() const {
-    for (const InputWire& w : wires_)
-      if (w.flit->valid() || !w.credit->empty()) return true;
-    return false;
-  }
+  bool input_arriving() const { return !arrived_.empty(); }
+  // The flit written on output o at this cycle's edge (still on the channel for the receiver).
+  bool on_wire(const OutputPort& out) const { return out.last_written.valid() && out.written_at == now_; }
   void scan_queue_heads();
   // Tracing and packet watching (router_trace.cpp): called only while a probe is live or while
   // packets are watched, so they cost a predictable branch otherwise. They are cold and take
@@ -257,6 +276,7 @@ class Router final : public sc_core::sc_module, public RouterApi, public Congest
   RouterId id_;
   RouterEnv env_;
   std::unique_ptr<RouterHooks> hooks_;
+  ClockDomain* domain_ = nullptr;
   std::uint32_t hook_uses_ = 0;  // RouterHooks::uses() of hooks_
   std::vector<PortInfo> port_info_;
   CounterSet cc_counters_;
@@ -287,6 +307,7 @@ class Router final : public sc_core::sc_module, public RouterApi, public Congest
   std::vector<blocks::SwitchAllocator::Grant> sa_grants_;
   std::vector<blocks::OutputArbiter::Request> link_requests_;
   std::vector<std::uint32_t> scratch_;
+  std::vector<std::uint8_t> vc_vnet_, vc_prio_;  // per VC: vnet_of_vc and its priority (no division per flit)
   std::vector<std::uint32_t> give_count_;  // per VC, scratch of commit_and_write
   std::vector<std::uint8_t> take_flag_;    // per VC, scratch of commit_and_write
   std::uint32_t in_traversal_ = 0;         // flits crossing the switch, all outputs
@@ -299,17 +320,24 @@ class Router final : public sc_core::sc_module, public RouterApi, public Congest
   ActiveSet out_dirty_;     // outputs with a flit to send, credits due, a take, or a flit on the wire to clear
   ActiveSet credit_dirty_;  // inputs with credits to return or a credit on the wire to clear
   ActiveSet trav_pending_;  // outputs with flits crossing the switch
-  // The current value of each input channel (sc_signal keeps it at a fixed address), read every
-  // cycle without a virtual call; wires_ holds the connected ports' pairs contiguously.
+  // The current value of each input channel (sc_signal keeps it at a fixed address), read
+  // without a virtual call.
   std::vector<const Flit*> flit_in_val_;
   std::vector<const CreditLanes*> credit_in_val_;
-  struct InputWire {
-    const Flit* flit;
-    const CreditLanes* credit;
-  };
-  std::vector<InputWire> wires_;
+  ActiveSet arrived_;  // ports whose input channels changed at the last edge (core/channel.hpp)
+  // Ports with a flit or credit due in their links' delay lines, per cycle modulo the wheel's size
+  // (slots of arrived_.words() words), or, with very long links, the ports with any (link_ports_).
+  static constexpr std::uint32_t kMaxDueWheel = 1024;
+  std::vector<std::uint64_t> due_wheel_;
+  std::size_t due_wheel_mask_ = 0;
+  ActiveSet link_ports_;
+  void schedule(PortId p, Cycle due) {
+    if (due_wheel_.empty() || due <= now_) return;  // link_ports_ (receive_port), or taken at once
+    due_wheel_[(due & due_wheel_mask_) * arrived_.words() + (p >> 6)] |= std::uint64_t{1} << (p & 63);
+  }
   std::uint64_t link_entries_ = 0;  // flits and credits in the input links' delay lines
   bool idle_ = false;               // quiescent() after the last evaluation, no hooks, not traced
+  bool exact_ = true;               // set_exact_channels
   // Bound channel interfaces, cached after elaboration (port access is on the hot path).
   std::vector<const sc_core::sc_signal_in_if<Flit>*> flit_in_if_;
   std::vector<sc_core::sc_signal_inout_if<Flit>*> flit_out_if_;

@@ -154,6 +154,18 @@ Network::Network(sc_core::sc_module_name name, const Config& cfg)
                                                   [this] { return stats_->data_packets_delivered(); });
   generator_->clk(clk);
   for (NodeId n = 0; n < topo.num_nodes(); ++n) generator_->sockets[n]->bind(nics_[n]->host);
+  // One process evaluates every router and NIC (core/clock_domain.hpp); created last, so the
+  // other processes keep their places in the kernel's order.
+  domain_ = std::make_unique<ClockDomain>("clock_domain");
+  domain_->clk(clk);
+  for (auto& R : routers_) R->join(*domain_);
+  for (auto& N : nics_) N->join(*domain_);
+  set_exact_channels(false);
+}
+
+void Network::set_exact_channels(bool exact) {
+  for (auto& R : routers_) R->set_exact_channels(exact);
+  for (auto& N : nics_) N->set_exact_channels(exact);
 }
 
 Network::~Network() = default;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cc/mechanism.hpp"
+#include "core/clock_domain.hpp"
 #include "core/counters.hpp"
 #include "core/network_stats.hpp"
 #include "core/packet.hpp"
@@ -54,6 +55,10 @@ class Network : public sc_core::sc_module, public NetworkBuilder {
   const std::vector<ResolvedClass>& classes() const { return generator_->classes(); }
   std::uint8_t vc_levels() const { return vc_levels_; }
   Cycle now() const;
+  // Whether the links carry the exact value every cycle (a flit or credit is cleared the cycle
+  // after it was written), as waveforms show it, or only the changes (core/flit.hpp, channel
+  // protocol; the default). Set before the simulation starts; NetworkTrace sets it.
+  void set_exact_channels(bool exact);
 
   // Sum over routers of flits sent on any output (flit-hops) and of flits buffered.
   std::uint64_t flit_hops() const;
@@ -85,11 +90,12 @@ class Network : public sc_core::sc_module, public NetworkBuilder {
   std::vector<std::unique_ptr<Router>> routers_;
   std::vector<std::unique_ptr<Nic>> nics_;
   std::unique_ptr<TrafficGenerator> generator_;
+  std::unique_ptr<ClockDomain> domain_;
   // Every channel has exactly one writer by construction (one output port bound per signal),
-  // so the kernel's per-write writer check is skipped: it costs a process-handle comparison
-  // on every write of every link, every cycle.
+  // so the kernel's per-write writer check is skipped (core/channel.hpp); it tells its reader
+  // when it changed.
   template <class T>
-  using Wire = sc_core::sc_signal<T, sc_core::SC_UNCHECKED_WRITERS>;
+  using Wire = Channel<T>;
   std::vector<std::unique_ptr<Wire<Flit>>> flit_signals_;
   std::vector<std::unique_ptr<Wire<CreditLanes>>> credit_signals_;
   // What the mechanism's build() added.

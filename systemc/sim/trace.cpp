@@ -166,6 +166,7 @@ class NetworkTrace::Collector : public TraceSink {
 };
 
 NetworkTrace::NetworkTrace(Network& net, TraceOptions opt) : net_(net), opt_(std::move(opt)) {
+  net_.set_exact_channels(true);  // the links carry the exact value every cycle, as the waveform shows
   if (opt_.end <= opt_.start) throw OptionError("--trace-window: the window is empty (END must be greater than START)");
   path_ = trace_path(opt_.file);
   const std::string top = std::string(net_.name()) + ".";

@@ -1,7 +1,10 @@
 // Core utilities: statistics, RNG streams, ring buffer, packet pool and format, mechanism counters.
 #include <catch2/catch.hpp>
+#include <vector>
 
+#include "core/active_set.hpp"
 #include "core/counters.hpp"
+#include "core/flit.hpp"
 #include "core/packet.hpp"
 #include "core/ring.hpp"
 #include "core/rng.hpp"
@@ -164,4 +167,59 @@ TEST_CASE("mechanism counters: registered by name, merged by sum or max, series 
   CounterReport none;
   none.add(off);
   CHECK(none.series_json().is_null());
+}
+
+TEST_CASE("active set: ascending visits, erase and insert during a visit, merge", "[active_set]") {
+  ActiveSet s;
+  s.resize(130);
+  CHECK(s.empty());
+  for (std::size_t i : {129u, 3u, 64u, 63u, 0u}) s.insert(i);
+  std::vector<std::size_t> seen;
+  s.for_each([&](std::size_t i) {
+    seen.push_back(i);
+    s.erase(i);
+    if (i == 3) s.insert(70);   // above the current member: visited in this pass
+    if (i == 64) s.insert(10);  // below: not visited in this pass
+  });
+  CHECK(seen == std::vector<std::size_t>{0, 3, 63, 64, 70, 129});
+  seen.clear();
+  s.for_each([&](std::size_t i) { seen.push_back(i); });
+  CHECK(seen == std::vector<std::size_t>{10});
+  ActiveSet t;
+  t.resize(130);
+  t.insert(5);
+  t.insert(128);
+  CHECK(t.words() == 3);
+  s.merge(t.data());
+  seen.clear();
+  s.for_each([&](std::size_t i) { seen.push_back(i); });
+  CHECK(seen == std::vector<std::size_t>{5, 10, 128});
+  s.clear();
+  CHECK(s.empty());
+  ActiveSet one;
+  one.resize(8);
+  one.insert(7);
+  one.clear();
+  CHECK(one.empty());
+}
+
+TEST_CASE("channel protocol: a value is fresh once per seq, idle values never", "[flit]") {
+  Flit f;
+  CHECK_FALSE(f.fresh(0));
+  f.packet = 7;
+  f.seq = 1;
+  CHECK(f.fresh(0));
+  CHECK_FALSE(f.fresh(1));  // the same value left on the channel is not taken twice
+  Flit g = f;
+  g.seq = 2;
+  CHECK(g != f);  // equal but for seq: still a change for the kernel's update
+  CreditLanes c;
+  CHECK_FALSE(c.fresh(0));
+  c.push(3);
+  c.seq = 5;
+  CHECK(c.fresh(4));
+  CHECK_FALSE(c.fresh(5));
+  CreditLanes d = c;
+  d.seq = 6;
+  CHECK(d != c);
 }

@@ -1,0 +1,33 @@
+#include "core/clock_domain.hpp"
+
+namespace ccnet {
+
+ClockDomain::ClockDomain(sc_core::sc_module_name name) : sc_core::sc_module(name), never_("never") {
+  SC_METHOD(tick);
+  sensitive << clk.pos();
+  dont_initialize();
+}
+
+void ClockDomain::enlist(Clocked& member) {
+  members_.push_back(&member);
+  objects_.push_back(dynamic_cast<const sc_core::sc_object*>(&member));
+  enlisted_at_.push_back(sc_core::sc_time_stamp());
+  processes_.push_back(sc_core::sc_get_current_process_handle());
+  sc_core::next_trigger(never_);
+}
+
+void ClockDomain::tick() {
+  // Members enlisted at this edge have evaluated themselves already.
+  if (ready_ < members_.size()) {
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    for (; ready_ < members_.size() && enlisted_at_[ready_] < now; ++ready_) processes_[ready_].kill();
+  }
+  Clocked* const* m = members_.data();
+  for (std::size_t i = 0, n = ready_; i < n; ++i) {
+    evaluating_ = objects_[i];
+    m[i]->evaluate();
+  }
+  evaluating_ = nullptr;
+}
+
+}  // namespace ccnet

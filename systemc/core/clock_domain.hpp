@@ -1,0 +1,59 @@
+// One kernel process per clock domain: evaluates the clocked components of a network (routers,
+// NICs) one after the other at every rising edge, in the order in which the SystemC kernel ran
+// their own processes (docs/architecture.md, "Modules and wires"; docs/performance.md).
+//
+// Every component keeps its own ports and signals, and its SC_METHOD for the first edge: a
+// component that joins a domain runs its own process once, at the first rising edge, where it
+// enlists (so the domain learns the kernel's order rather than assuming it) and makes its process
+// dormant (next_trigger on an event that is never notified). At the next edge the domain ends
+// those processes (so the clock edge no longer visits them) and from then on its one process calls
+// every enlisted component's evaluate() in that order. The signals are written as before, so
+// waveforms, packet ids and results stay identical; what goes away is the kernel's per-process
+// dispatch (event trigger, runnable queue, process call), about 80 instructions per component and
+// cycle.
+#pragma once
+
+#include <cstddef>
+#include <systemc>
+#include <vector>
+
+namespace ccnet {
+
+// A component evaluated once per rising edge of its domain's clock.
+class Clocked {
+ public:
+  virtual void evaluate() = 0;
+
+ protected:
+  ~Clocked() = default;
+};
+
+class ClockDomain final : public sc_core::sc_module {
+ public:
+  sc_core::sc_in<bool> clk{"clk"};
+
+  SC_HAS_PROCESS(ClockDomain);
+  explicit ClockDomain(sc_core::sc_module_name name);
+
+  // Called from a member's own process at its first activation: appends it to the evaluation
+  // order and makes that process dormant. The member evaluates itself at this edge; the domain
+  // calls it from the next edge on.
+  void enlist(Clocked& member);
+  // The member a domain's process is evaluating now (as an sc_object: its module), or null when
+  // no domain is evaluating one: what the running process's module would be without a domain
+  // (core/watch.cpp names the component that reports a packet event by it).
+  static const sc_core::sc_object* evaluating() { return evaluating_; }
+
+ private:
+  void tick();
+
+  std::vector<Clocked*> members_;
+  std::vector<const sc_core::sc_object*> objects_;  // members_ as sc_objects
+  std::vector<sc_core::sc_time> enlisted_at_;
+  std::vector<sc_core::sc_process_handle> processes_;  // the members' own (dormant) processes
+  std::size_t ready_ = 0;  // members_[0, ready_) were enlisted before the current edge
+  sc_core::sc_event never_;
+  static inline const sc_core::sc_object* evaluating_ = nullptr;  // never notified: the event dormant member processes wait for
+};
+
+}  // namespace ccnet
