@@ -28,6 +28,9 @@ package ccn_pkg;
   /// Bits of an LHRP scheduler arrival-lane kind (lhrp_kind_e).
   localparam int unsigned LhrpKindWidth /*verilator public*/ = 2;
 
+  /// Bits of an MVCM flow controller ACK class (mvcm_ack_e).
+  localparam int unsigned MvcmAckWidth /*verilator public*/ = 2;
+
   /// Bits of a CRP reservation-table operation code (crp_op_e).
   localparam int unsigned CrpOpWidth /*verilator public*/ = 3;
 
@@ -60,6 +63,19 @@ package ccn_pkg;
   localparam int unsigned LhrpKindDataCode /*verilator public*/ = 32'(LhrpKindData);
   localparam int unsigned LhrpKindSpeculativeCode /*verilator public*/ = 32'(LhrpKindSpeculative);
   localparam int unsigned LhrpKindReservationCode /*verilator public*/ = 32'(LhrpKindReservation);
+
+  /// ACK classes of the MVCM source flow controller (ccnet::blocks::MvcmAck, paper 001 Table 1).
+  typedef enum logic [MvcmAckWidth-1:0] {
+    MvcmAckCold = 2'd0,
+    MvcmAckWarm = 2'd1,
+    MvcmAckHot = 2'd2
+  } mvcm_ack_e;
+
+  /// Number of MVCM ACK classes (codes from NumMvcmAcks up are no class).
+  localparam int unsigned NumMvcmAcks /*verilator public*/ = 3;
+  localparam int unsigned MvcmAckColdCode /*verilator public*/ = 32'(MvcmAckCold);
+  localparam int unsigned MvcmAckWarmCode /*verilator public*/ = 32'(MvcmAckWarm);
+  localparam int unsigned MvcmAckHotCode /*verilator public*/ = 32'(MvcmAckHot);
 
   /// Operations of the CRP reservation table (ccnet::blocks::CrpOp).
   typedef enum logic [CrpOpWidth-1:0] {

@@ -191,6 +191,7 @@ def main(argv=None):
     ap.add_argument("--timeout", type=int, default=flows.DEFAULT_TIMEOUT_S, help="seconds per tool run")
     ap.add_argument("--strict", action="store_true", help="exit 1 when any tool failed")
     args = ap.parse_args(argv)
+    args.out = os.path.abspath(args.out)  # the tools run in work directories below it
 
     t_start = time.monotonic()
     full = not args.smallest and not args.blocks and \

@@ -19,6 +19,8 @@
 //                                                      take the codes from FirstMechanismKind on
 //   CCN_HW_LHRP_KINDS(X):   X(Name, code)          ->  C++ ccnet::hw::LhrpKindCode::Name,
 //                                                      SV ccn_pkg::LhrpKind<Name> (lhrp_kind_e)
+//   CCN_HW_MVCM_ACKS(X):    X(Name, code)          ->  C++ ccnet::hw::MvcmAckCode::Name,
+//                                                      SV ccn_pkg::MvcmAck<Name> (mvcm_ack_e)
 //   CCN_HW_CRP_OPS(X):      X(Name, code)          ->  C++ ccnet::hw::CrpOpCode::Name,
 //                                                      SV ccn_pkg::CrpOp<Name> (crp_op_e)
 //   CCN_HW_CRP_RETRIES(X):  X(Name, code)          ->  C++ ccnet::hw::CrpRetryCode::Name,
@@ -39,6 +41,7 @@
   X(PacketKindWidth, 4u, "Bits of a packet-kind code on the wire (packet_kind_e).")              \
   X(FirstMechanismKind, 2u, "First packet-kind code a mechanism declares (its kinds follow in order).") \
   X(LhrpKindWidth, 2u, "Bits of an LHRP scheduler arrival-lane kind (lhrp_kind_e).")                 \
+  X(MvcmAckWidth, 2u, "Bits of an MVCM flow controller ACK class (mvcm_ack_e).")                   \
   X(CrpOpWidth, 3u, "Bits of a CRP reservation-table operation code (crp_op_e).")                    \
   X(CrpRetryWidth, 2u, "Bits of a CRP retry kind (crp_retry_e).")
 
@@ -54,6 +57,14 @@
   X(Data, 0u)                \
   X(Speculative, 1u)         \
   X(Reservation, 2u)
+
+// ACK classes of the MVCM source flow controller (ccn_mvcm_flow_ctrl ack_kind_i, paper 001
+// Table 1); must equal ccnet::blocks::MvcmAck (blocks/mvcm_flow_ctrl.hpp checks it). The code 3
+// is no class.
+#define CCN_HW_MVCM_ACKS(X) \
+  X(Cold, 0u)               \
+  X(Warm, 1u)               \
+  X(Hot, 2u)
 
 // Operations of the CRP reservation table (ccn_crp_table op_i); must equal
 // ccnet::blocks::CrpOp (blocks/crp_table.hpp checks it). Codes 5..7 are no op.
@@ -96,6 +107,12 @@ enum class LhrpKindCode : std::uint8_t {
 #undef CCN_HW_DECLARE_KIND
 };
 
+enum class MvcmAckCode : std::uint8_t {
+#define CCN_HW_DECLARE_KIND(name, code) name = code,
+  CCN_HW_MVCM_ACKS(CCN_HW_DECLARE_KIND)
+#undef CCN_HW_DECLARE_KIND
+};
+
 enum class CrpOpCode : std::uint8_t {
 #define CCN_HW_DECLARE_KIND(name, code) name = code,
   CCN_HW_CRP_OPS(CCN_HW_DECLARE_KIND)
@@ -111,6 +128,7 @@ enum class CrpRetryCode : std::uint8_t {
 #define CCN_HW_COUNT_KIND(name, code) +1
 inline constexpr int kNumPacketKindCodes = 0 CCN_HW_PACKET_KINDS(CCN_HW_COUNT_KIND);
 inline constexpr int kNumLhrpKindCodes = 0 CCN_HW_LHRP_KINDS(CCN_HW_COUNT_KIND);
+inline constexpr int kNumMvcmAckCodes = 0 CCN_HW_MVCM_ACKS(CCN_HW_COUNT_KIND);
 inline constexpr int kNumCrpOpCodes = 0 CCN_HW_CRP_OPS(CCN_HW_COUNT_KIND);
 inline constexpr int kNumCrpRetryCodes = 0 CCN_HW_CRP_RETRIES(CCN_HW_COUNT_KIND);
 #undef CCN_HW_COUNT_KIND
@@ -121,6 +139,8 @@ static_assert((1u << kPacketKindWidth) == ::ccnet::kMaxPacketKinds,
               "hw_consts.hpp: PacketKindWidth must hold exactly the kinds a network may declare");
 static_assert((1u << kLhrpKindWidth) >= static_cast<unsigned>(kNumLhrpKindCodes),
               "hw_consts.hpp: LhrpKindWidth too small for the LHRP lane kinds");
+static_assert((1u << kMvcmAckWidth) >= static_cast<unsigned>(kNumMvcmAckCodes),
+              "hw_consts.hpp: MvcmAckWidth too small for the MVCM ACK classes");
 static_assert((1u << kCrpOpWidth) >= static_cast<unsigned>(kNumCrpOpCodes) &&
                   (1u << kCrpRetryWidth) >= static_cast<unsigned>(kNumCrpRetryCodes),
               "hw_consts.hpp: CrpOpWidth / CrpRetryWidth too small");

@@ -25,6 +25,7 @@ namespace ccnet {
 
 class Topology;
 struct RouterConfig;
+struct LinkConfig;
 struct NicConfig;
 
 // A virtual network: the papers' "traffic class" (data, ack, speculative, reservation, ...).
@@ -42,6 +43,8 @@ struct MechanismContext {
   std::uint64_t seed;
   bool acks;              // nic.acks: destinations acknowledge every data packet
   PacketFormat& format;   // declare the mechanism's packet kinds and flags here
+  const LinkConfig& link;  // link latencies by class (e.g. to derive a round-trip time)
+  const NicConfig& nic;    // NIC settings (packet size, ACKs, ejection buffer)
 };
 
 // What a mechanism may add to the network it runs in (Mechanism::build): modules and wires of

@@ -41,6 +41,7 @@ void NetworkStats::packet_ejected(const Packet& p, NodeId at, Cycle now) {
   }
   if (p.kind != PacketKind::Data) return;
   ejected_data_flits_total_ += p.size;
+  ++ejected_data_packets_total_;
   ClassStats& c = classes_[p.traffic_class];
   const Cycle plat = now - p.created;
   const Cycle nlat = now - p.injected;
@@ -57,6 +58,7 @@ void NetworkStats::packet_ejected(const Packet& p, NodeId at, Cycle now) {
     network_latency_.add(nlat);
     c.packet_latency.add(plat);
     c.network_latency.add(nlat);
+    for (std::uint32_t m = p.flags & format_.mechanism_flags(); m != 0; m &= m - 1) ++c.flagged[__builtin_ctz(m)];
   }
 }
 
@@ -108,6 +110,11 @@ Json NetworkStats::classes_json(const std::vector<std::vector<NodeId>>& class_so
     cj["throughput"]["offered"] = rate_summary(c.offered_flits, &class_sources[k], m);
     cj["throughput"]["accepted"] = rate_summary(c.delivered_flits, &class_sources[k], m);
     cj["throughput"]["ejected"] = rate_summary(c.ejected_flits, &class_destinations[k], m);
+    // Measured packets delivered with each of the mechanism's flags (e.g. a congestion mark).
+    Json flagged = Json::object();
+    for (unsigned bit = 0; bit < format_.num_flags(); ++bit)
+      if (format_.mechanism_flags() & (1u << bit)) flagged[format_.flag_name(bit)] = c.flagged[bit];
+    cj["flagged_packets"] = flagged;
     cj["sources"] = class_sources[k].size();
     cj["destinations"] = class_destinations[k].size();
     j[names_[k]] = cj;

@@ -38,6 +38,8 @@ class NetworkStats {
   // (dropped packets are retransmitted and delivered later, so they stay in flight)
   std::uint64_t data_flits_in_flight() const { return created_flits_total_ - ejected_data_flits_total_; }
   std::uint64_t ejected_packets_total() const { return ejected_packets_total_; }
+  // Data packets delivered so far (all of them, any creation time).
+  std::uint64_t data_packets_delivered() const { return ejected_data_packets_total_; }
   std::uint64_t flits_ejected_total() const { return ejected_flits_total_; }
   std::uint64_t data_flits_ejected_total() const { return ejected_data_flits_total_; }
 
@@ -59,6 +61,7 @@ class NetworkStats {
     std::vector<std::uint64_t> offered_flits;    // per source node, created in window
     std::vector<std::uint64_t> delivered_flits;  // per source node, ejected in window
     std::vector<std::uint64_t> ejected_flits;    // per destination node, ejected in window
+    std::uint64_t flagged[kMaxPacketFlags] = {};  // measured packets delivered with each flag bit set
     TimeSeries series;
   };
   std::uint32_t nodes_;
@@ -70,7 +73,7 @@ class NetworkStats {
   std::vector<std::uint64_t> offered_flits_;       // per node, in window
   TimeSeries series_;
   std::uint64_t measured_outstanding_ = 0;
-  std::uint64_t created_flits_total_ = 0, ejected_data_flits_total_ = 0;
+  std::uint64_t created_flits_total_ = 0, ejected_data_flits_total_ = 0, ejected_data_packets_total_ = 0;
   std::uint64_t ejected_packets_total_ = 0, ejected_flits_total_ = 0;
   // Window counts by packet kind: flits injected at sources / ejected at destinations.
   const PacketFormat& format_;

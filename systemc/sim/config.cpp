@@ -36,6 +36,9 @@ const Schema& SimConfig::schema() {
         .field("latency_from_first_injection", &SimConfig::latency_from_first_injection, false,
                "network latency of a retransmitted packet counts from its first injection (of the copy the "
                "network dropped) instead of from the transmission that got through (paper 003 leaves this open; see docs/outputs.md)")
+        .list("ejection_series", &SimConfig::ejection_series, std::vector<std::uint32_t>{},
+              "nodes whose ejection link's utilisation (flits of any kind entering the NIC per cycle) is recorded per "
+              "series window, whole run (timeseries.ejection; e.g. the link to a hot spot)")
         .field("memory_limit_mb", &SimConfig::memory_limit_mb, std::uint64_t{0},
                "refuse a network whose estimated memory exceeds this many MB (0 = half of the machine's memory; "
                "the estimate is in stats.json perf.memory_estimate_mb)",
@@ -92,6 +95,8 @@ void validate(const Config& c, const config::BindContext& ctx) {
       ctx.fail(path + ".destinations", "a hotspot class needs a group of hot destinations");
   }
   if (c.traffic.classes.size() > 255) ctx.fail("traffic.classes", "at most 255 classes");
+  if (!c.sim.ejection_series.empty() && c.sim.series_window == 0)
+    ctx.fail("sim.ejection_series", "needs time series (sim.series_window > 0)");
   c.cc.params->validate(ctx, c.router, c.nic);
 }
 
@@ -141,7 +146,7 @@ std::shared_ptr<const BuiltConfig> build(const Config& c, const config::BindCont
   // VCs per port, from the mechanism's virtual networks and the routing function's levels (the
   // network creates the mechanism again, with the packet format it runs with).
   PacketFormat format;
-  const MechanismContext mctx{topo, c.router, c.seed, c.nic.acks, format};
+  const MechanismContext mctx{topo, c.router, c.seed, c.nic.acks, format, c.link, c.nic};
   const auto vnets = static_cast<unsigned>(c.cc.params->create(mctx)->vnets().size());
   const unsigned levels = b->routing->vc_levels();
   const unsigned vcs = vnets * levels * c.router.vcs_per_level;
@@ -183,6 +188,9 @@ std::shared_ptr<const BuiltConfig> build(const Config& c, const config::BindCont
     need(c.nic.ejection_buffer, "nic.ejection_buffer");
     if (c.router.output_buffer > 0) need(c.router.output_buffer, "router.output_buffer");
   }
+  for (const auto n : c.sim.ejection_series)
+    if (n >= topo.num_nodes())
+      ctx.fail("sim.ejection_series", "node " + std::to_string(n) + " does not exist (" + std::to_string(topo.num_nodes()) + " nodes)");
   const auto groups = resolve_groups(c.traffic, topo.num_nodes(), c.seed, ctx);
   for (std::size_t i = 0; i < c.traffic.classes.size(); ++i) {
     const std::string path = "traffic.classes[" + std::to_string(i) + "]";

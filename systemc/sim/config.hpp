@@ -24,6 +24,7 @@ struct SimConfig {
   bool check_quiescent = true;
   double clock_ghz = 1.0;
   bool latency_from_first_injection = false;
+  std::vector<std::uint32_t> ejection_series;  // nodes whose ejection-link flits are recorded per series window
   std::uint64_t memory_limit_mb = 0;  // 0: half of the machine's memory
   static const config::Schema& schema();
 };

@@ -25,7 +25,7 @@ Network::Network(sc_core::sc_module_name name, const Config& cfg)
   topology_ = built.topology;
   routing_ = built.routing;
   vc_levels_ = routing_->vc_levels();
-  MechanismContext mctx{*topology_, cfg_.router, cfg_.seed, cfg_.nic.acks, packets_.format()};
+  MechanismContext mctx{*topology_, cfg_.router, cfg_.seed, cfg_.nic.acks, packets_.format(), cfg_.link, cfg_.nic};
   mechanism_ = cfg_.cc.params->create(mctx);
   const auto vnets = mechanism_->vnets();
   std::vector<std::uint8_t> prio;
@@ -150,7 +150,8 @@ Network::Network(sc_core::sc_module_name name, const Config& cfg)
   }
   // The mechanism's own modules and wires.
   mechanism_->build(*this);
-  generator_ = std::make_unique<TrafficGenerator>("hosts", topo.num_nodes(), std::move(classes), cfg_.seed, period_);
+  generator_ = std::make_unique<TrafficGenerator>("hosts", topo.num_nodes(), std::move(classes), cfg_.seed, period_,
+                                                  [this] { return stats_->data_packets_delivered(); });
   generator_->clk(clk);
   for (NodeId n = 0; n < topo.num_nodes(); ++n) generator_->sockets[n]->bind(nics_[n]->host);
   // One process evaluates every router and NIC (core/clock_domain.hpp); created last, so the

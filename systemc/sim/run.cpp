@@ -71,6 +71,52 @@ class Progress {
   Cycle c0_ = 0;
 };
 
+// sim.ejection_series: flits entering each listed node's NIC per series window (its ejection
+// link's utilisation), read from the NIC's counter at every window edge, so the simulation's
+// hot path is untouched.
+class EjectionSeries : public RunObserver {
+ public:
+  EjectionSeries(Network& net, std::vector<std::uint32_t> nodes, Cycle window)
+      : net_(net), nodes_(std::move(nodes)), window_(window), last_(nodes_.size(), 0), sums_(nodes_.size()) {}
+  Cycle next_stop(Cycle now) const override { return (now / window_ + 1) * window_; }
+  void at(Cycle now) override {
+    if (now % window_ == 0 && now > recorded_) record(now);
+  }
+  void finish(Cycle now, Json& stats) override {
+    if (now > recorded_) record(now);  // the last, partial window
+    Json j;
+    j["window"] = window_;
+    Json start = Json::array();
+    for (const auto& [from, to] : spans_) start.push_back(from);
+    j["start"] = start;
+    for (std::size_t k = 0; k < nodes_.size(); ++k) {
+      Json v = Json::array();
+      for (std::size_t w = 0; w < spans_.size(); ++w)
+        v.push_back(static_cast<double>(sums_[k][w]) / static_cast<double>(spans_[w].second - spans_[w].first));
+      j[std::to_string(nodes_[k])] = v;
+    }
+    stats["timeseries"]["ejection"] = j;
+  }
+
+ private:
+  void record(Cycle now) {
+    for (std::size_t k = 0; k < nodes_.size(); ++k) {
+      const std::uint64_t f = net_.nics()[nodes_[k]]->counters().flits_ejected;
+      sums_[k].push_back(f - last_[k]);
+      last_[k] = f;
+    }
+    spans_.emplace_back(recorded_, now);
+    recorded_ = now;
+  }
+  Network& net_;
+  std::vector<std::uint32_t> nodes_;
+  Cycle window_;
+  Cycle recorded_ = 0;  // end of the last recorded window
+  std::vector<std::uint64_t> last_;
+  std::vector<std::vector<std::uint64_t>> sums_;  // per node, per window
+  std::vector<std::pair<Cycle, Cycle>> spans_;     // per window: [start, end)
+};
+
 // Pauses the kernel at the end of the cycle in which a stop was requested (a signal handler
 // set the flag): an interrupt ends the run after a whole cycle, never in the middle of one.
 class StopWatcher : public sc_core::sc_module {
@@ -121,6 +167,12 @@ RunResult run_network(Network& net, const RunOptions& opt) {
   const Watchdogs watchdog = watchdogs(cfg, net.mechanism());
   Progress progress(opt.progress);
   const auto t0 = std::chrono::steady_clock::now();
+  std::vector<RunObserver*> observers = opt.observers;
+  std::unique_ptr<EjectionSeries> ejection;
+  if (!sim.ejection_series.empty() && sim.series_window > 0) {
+    ejection = std::make_unique<EjectionSeries>(net, sim.ejection_series, sim.series_window);
+    observers.push_back(ejection.get());
+  }
   std::unique_ptr<StopWatcher> stop_watcher;
   if (opt.stop) stop_watcher = std::make_unique<StopWatcher>("stop_watcher", net.clk, opt.stop);
   auto stopped = [&] { return opt.stop && *opt.stop; };
@@ -131,9 +183,9 @@ RunResult run_network(Network& net, const RunOptions& opt) {
     const Cycle target = net.now() + cycles;
     while (net.now() < target && !stopped()) {
       Cycle step = target - net.now();
-      for (auto* o : opt.observers) step = std::min(step, o->next_stop(net.now()) - net.now());
+      for (auto* o : observers) step = std::min(step, o->next_stop(net.now()) - net.now());
       sc_core::sc_start(static_cast<double>(step) * period);
-      for (auto* o : opt.observers) o->at(net.now());
+      for (auto* o : observers) o->at(net.now());
     }
   };
   std::uint64_t last_moves = 0, last_delivered = 0;
@@ -176,7 +228,7 @@ RunResult run_network(Network& net, const RunOptions& opt) {
 
   // Elaboration and cycle 0.
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
-  for (auto* o : opt.observers) o->at(net.now());
+  for (auto* o : observers) o->at(net.now());
   while (net.now() < window_end && !stopped()) {
     const Cycle now = net.now();
     advance(std::min(chunk * 16, window_end - now), now < sim.warmup ? "warm-up" : "measure", window_end);
@@ -197,10 +249,20 @@ RunResult run_network(Network& net, const RunOptions& opt) {
   }
   // With all traffic stopped, let the network empty and check every buffer and credit.
   bool quiescent_checked = false;
-  const Cycle traffic_end = net.generator().last_stop();
-  if (sim.check_quiescent && drained && traffic_end != kNever && !stopped()) {
+  TrafficGenerator& gen = net.generator();
+  const Cycle traffic_end = gen.last_stop();
+  if (sim.check_quiescent && drained && gen.bounded() && !stopped()) {
     while (net.now() < traffic_end && !stopped())
       advance(std::min(chunk * 16, traffic_end - net.now()), "traffic", traffic_end);
+    // Classes bounded by a message count: until every source has sent its messages.
+    while (!gen.finished(net.now()) && !stopped()) {
+      std::string waiting;
+      if (net.empty() && gen.waiting_for_deliveries(&waiting))
+        throw config::ConfigError(cfg.file + ": traffic class '" + waiting + "': start_after_delivered is never reached (" +
+                                  std::to_string(net.stats().data_packets_delivered()) +
+                                  " data packets delivered, and no other traffic is left)");
+      advance(chunk, "traffic", net.now());
+    }
     const Cycle limit = net.now() + sim.drain_limit;
     while (!net.empty() && net.now() < limit && !stopped()) advance(chunk, "empty", limit);
     if (!net.empty() && !stopped()) {
@@ -284,7 +346,7 @@ RunResult run_network(Network& net, const RunOptions& opt) {
     if (!series.is_null()) j["timeseries"]["cc"] = std::move(series);
   }
   const std::uint64_t hops = net.flit_hops();
-  for (auto* o : opt.observers) o->finish(total, j);
+  for (auto* o : observers) o->finish(total, j);
   j["perf"]["wall_seconds"] = wall;
   j["perf"]["cycles_per_second"] = wall > 0 ? static_cast<double>(total) / wall : 0.0;
   j["perf"]["flit_hops_per_second"] = wall > 0 ? static_cast<double>(hops) / wall : 0.0;

@@ -8,34 +8,52 @@
 namespace ccnet {
 
 TrafficGenerator::TrafficGenerator(sc_core::sc_module_name name, std::uint32_t nodes, std::vector<ResolvedClass> classes,
-                                   std::uint64_t seed, sc_core::sc_time period)
-    : sc_core::sc_module(name), classes_(std::move(classes)), period_ps_(period.value()) {
+                                   std::uint64_t seed, sc_core::sc_time period, DeliveredCount delivered)
+    : sc_core::sc_module(name), classes_(std::move(classes)), delivered_(std::move(delivered)), period_ps_(period.value()) {
   for (std::uint32_t n = 0; n < nodes; ++n)
     sockets.push_back(std::make_unique<tlm_utils::simple_initiator_socket<TrafficGenerator>>(
         ("host_" + std::to_string(n)).c_str()));
+  waiting_.assign(classes_.size(), 0);
+  sent_.resize(classes_.size());
+  sources_done_.assign(classes_.size(), 0);
   for (std::uint32_t c = 0; c < classes_.size(); ++c) {
     arrival_rng_.emplace_back(seed, "traffic." + classes_[c].config.name + ".arrivals");
     size_rng_.emplace_back(seed, "traffic." + classes_[c].config.name + ".sizes");
+    if (!active(classes_[c])) continue;
     const TrafficClassConfig& tc = classes_[c].config;
-    if (tc.phase()) {
-      // A communication phase: every source posts all its flows at `start`.
-      if (tc.start < tc.stop)
-        for (NodeId s : classes_[c].sources) heap_.push(Arrival{tc.start, c, s});
+    if (tc.messages > 0) sent_[c].assign(nodes, 0);
+    if (tc.start_after_delivered > 0) {
+      if (!delivered_) throw ModelError(std::string(this->name()) + ": class " + tc.name +
+                                        " waits for delivered packets but the generator has no delivery count");
+      waiting_[c] = 1;
+      ++classes_waiting_;
       continue;
     }
-    if (classes_[c].message_probability <= 0) continue;
-    for (NodeId s : classes_[c].sources) {
-      if (tc.process == InjectionProcess::Periodic) {
-        const Cycle at = add_cycles(tc.start, arrival_rng_[c].below(tc.period()));
-        if (at < tc.stop) heap_.push(Arrival{at, c, s});
-      } else {
-        schedule(c, s, tc.start);
-      }
-    }
+    start_class(c, tc.start);
   }
   SC_METHOD(tick);
   sensitive << clk.pos();
   dont_initialize();
+  SC_METHOD(sample_deliveries);
+  sensitive << clk.neg();
+  dont_initialize();
+}
+
+// A class with messages to generate: a positive rate, or a communication phase.
+bool TrafficGenerator::active(const ResolvedClass& c) { return c.config.phase() || c.message_probability > 0; }
+
+void TrafficGenerator::start_class(std::uint32_t cls, Cycle from) {
+  const TrafficClassConfig& tc = classes_[cls].config;
+  for (NodeId s : classes_[cls].sources) {
+    if (tc.phase()) {  // a communication phase: every source posts all its flows at once
+      if (from < tc.stop) heap_.push(Arrival{from, cls, s});
+    } else if (tc.process == InjectionProcess::Periodic) {
+      const Cycle at = add_cycles(from, arrival_rng_[cls].below(tc.period()));
+      if (at < tc.stop) heap_.push(Arrival{at, cls, s});
+    } else {
+      schedule(cls, s, from);
+    }
+  }
 }
 
 void TrafficGenerator::schedule(std::uint32_t cls, NodeId src, Cycle from) {
@@ -45,22 +63,52 @@ void TrafficGenerator::schedule(std::uint32_t cls, NodeId src, Cycle from) {
   heap_.push(Arrival{at, cls, src});
 }
 
-// When a class posts its last message: a phase right after its start, the others at `stop`.
-static Cycle class_stop(const ResolvedClass& c) {
-  if (c.config.phase()) return std::min(c.config.stop, add_cycles(c.config.start, 1));
-  return c.message_probability > 0 ? c.config.stop : 0;
+void TrafficGenerator::sample_deliveries() {
+  if (classes_waiting_ == 0) {
+    next_trigger(never_);  // nothing waits any more: stop sampling
+    return;
+  }
+  delivered_sample_ = delivered_();
+}
+
+bool TrafficGenerator::class_done(std::uint32_t cls, Cycle now) const {
+  const ResolvedClass& c = classes_[cls];
+  if (!active(c) || c.config.stop <= now) return true;
+  if (c.config.phase()) return !waiting_[cls] && sources_done_[cls] == c.sources.size();
+  return c.config.messages > 0 && !waiting_[cls] && sources_done_[cls] == c.sources.size();
 }
 
 bool TrafficGenerator::finished(Cycle now) const {
+  for (std::uint32_t c = 0; c < classes_.size(); ++c)
+    if (!class_done(c, now)) return false;
+  return true;
+}
+
+bool TrafficGenerator::bounded() const {
   for (const auto& c : classes_)
-    if (class_stop(c) > now) return false;
+    if (active(c) && !c.config.bounded()) return false;
   return true;
 }
 
 Cycle TrafficGenerator::last_stop() const {
   Cycle last = 0;
-  for (const auto& c : classes_) last = std::max(last, class_stop(c));
+  for (const auto& c : classes_) {
+    if (!active(c)) continue;
+    if (!c.config.bounded()) return kNever;
+    if (c.config.phase()) last = std::max(last, std::min(c.config.stop, add_cycles(c.config.start, 1)));
+    else if (c.config.stop != kNever) last = std::max(last, c.config.stop);
+  }
   return last;
+}
+
+bool TrafficGenerator::waiting_for_deliveries(std::string* which) const {
+  if (classes_waiting_ == 0 || !heap_.empty()) return false;
+  for (std::uint32_t c = 0; c < classes_.size(); ++c)
+    if (waiting_[c]) {
+      if (which) *which = classes_[c].config.name;
+      return true;
+    }
+  return false;
 }
 
 void TrafficGenerator::post(std::uint32_t cls, NodeId src) {
@@ -87,15 +135,28 @@ void TrafficGenerator::post(std::uint32_t cls, NodeId src) {
 
 void TrafficGenerator::tick() {
   const Cycle now = sc_core::sc_time_stamp().value() / period_ps_;
+  if (classes_waiting_ > 0) {
+    for (std::uint32_t c = 0; c < classes_.size(); ++c) {
+      if (!waiting_[c] || delivered_sample_ < classes_[c].config.start_after_delivered) continue;
+      waiting_[c] = 0;
+      --classes_waiting_;
+      start_class(c, std::max(now, classes_[c].config.start));
+    }
+  }
   while (!heap_.empty() && heap_.top().at <= now) {
     const Arrival a = heap_.top();
     heap_.pop();
     ResolvedClass& rc = classes_[a.cls];
     if (rc.config.phase()) {
       for (std::uint32_t k = 0; k < rc.config.flows; ++k) post(a.cls, a.src);
+      ++sources_done_[a.cls];
       continue;
     }
     post(a.cls, a.src);
+    if (rc.config.messages > 0 && ++sent_[a.cls][a.src] == rc.config.messages) {
+      ++sources_done_[a.cls];  // this source has sent its messages
+      continue;
+    }
     if (rc.config.process == InjectionProcess::Periodic) {
       const Cycle next = add_cycles(a.at, rc.config.period());
       if (next < rc.config.stop) heap_.push(Arrival{next, a.cls, a.src});

@@ -3,8 +3,15 @@
 // source, drawn as geometric gaps so idle cycles cost nothing, or periodic; a communication phase
 // posts all of a source's flows at once at its start. Each class has its own RNG stream, so
 // adding a class never changes another's arrivals.
+//
+// A class may wait for a number of delivered data packets before it starts
+// (start_after_delivered) and may give each source a fixed number of messages (messages). The
+// delivered count is sampled at the falling clock edge, after every component's rising-edge
+// work of the cycle, so a class triggered by the deliveries of cycle t starts generating from
+// cycle t + 1 whatever order the kernel runs the modules in.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <queue>
 #include <systemc>
@@ -30,15 +37,25 @@ class TrafficGenerator : public sc_core::sc_module {
   sc_core::sc_in<bool> clk{"clk"};
   std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket<TrafficGenerator>>> sockets;
 
+  // Data packets delivered network-wide so far (for start_after_delivered).
+  using DeliveredCount = std::function<std::uint64_t()>;
+
   SC_HAS_PROCESS(TrafficGenerator);
   TrafficGenerator(sc_core::sc_module_name name, std::uint32_t nodes, std::vector<ResolvedClass> classes,
-                   std::uint64_t seed, sc_core::sc_time period);
+                   std::uint64_t seed, sc_core::sc_time period, DeliveredCount delivered = {});
 
   std::uint64_t messages_posted() const { return posted_; }
-  // True once every class has passed its stop cycle.
+  // True once every class is done: past its stop cycle, or every source has generated its
+  // `messages`.
   bool finished(Cycle now) const;
-  // The last stop cycle of all classes (kNever if some class never stops).
+  // Every class generates a finite amount of traffic (TrafficClassConfig::bounded).
+  bool bounded() const;
+  // The last stop cycle of the classes bounded by a stop cycle (kNever if some class is not
+  // bounded at all; classes bounded only by a message count end when finished() says so).
   Cycle last_stop() const;
+  // Some class still waits for its start_after_delivered count and no message is scheduled:
+  // if the network is empty too, the count can never be reached. Names the first such class.
+  bool waiting_for_deliveries(std::string* which = nullptr) const;
   const std::vector<ResolvedClass>& classes() const { return classes_; }
 
  private:
@@ -53,9 +70,20 @@ class TrafficGenerator : public sc_core::sc_module {
   void tick();
   // Posts one message of class `cls` from `src` (destination and size drawn now).
   void post(std::uint32_t cls, NodeId src);
+  static bool active(const ResolvedClass& c);
+  void sample_deliveries();
+  void start_class(std::uint32_t cls, Cycle from);
   void schedule(std::uint32_t cls, NodeId src, Cycle from);
+  bool class_done(std::uint32_t cls, Cycle now) const;
 
   std::vector<ResolvedClass> classes_;
+  DeliveredCount delivered_;
+  std::uint64_t delivered_sample_ = 0;       // delivered_() at the last falling edge
+  std::vector<std::uint8_t> waiting_;        // per class: waits for its start_after_delivered count
+  std::uint32_t classes_waiting_ = 0;
+  std::vector<std::vector<std::uint64_t>> sent_;  // per class with a message limit: messages per node
+  std::vector<std::uint64_t> sources_done_;       // per class: sources that reached the limit
+  sc_core::sc_event never_;                       // parks the sampling process when nothing waits
   std::vector<RngStream> arrival_rng_, size_rng_;
   std::priority_queue<Arrival, std::vector<Arrival>, std::greater<Arrival>> heap_;
   std::uint64_t posted_ = 0;

@@ -30,7 +30,11 @@ const Schema& NodeGroupConfig::schema() {
 }
 
 const Schema& TrafficClassConfig::schema() {
-  static Schema s("A traffic class: messages from each of its source nodes to destinations chosen by its pattern, at its offered load, while start <= cycle < stop.");
+  static Schema s(
+      "A traffic class: messages from each of its source nodes to destinations chosen by its pattern, at its offered "
+      "load, while start <= cycle < stop. A class may also start only once the network has delivered a number of data "
+      "packets (start_after_delivered: a transient that begins after a warm-up counted in packets, paper 001) and give "
+      "each source a fixed number of messages (messages), after which that source stops.");
   static bool init = [] {
     Declare<TrafficClassConfig>(s)
         .str("name", &TrafficClassConfig::name, "", "class name (statistics appear under classes.<name>)")
@@ -49,7 +53,12 @@ const Schema& TrafficClassConfig::schema() {
         .field("start", &TrafficClassConfig::start, Cycle{0}, "first cycle messages are generated")
         .field("stop", &TrafficClassConfig::stop, kNever, "no messages from this cycle on", {0, kNever, true})
         .field("flows", &TrafficClassConfig::flows, 1u,
-               "phase: messages (flows) each source posts at `start`, destinations from the pattern in turn", {1, 4096});
+               "phase: messages (flows) each source posts at `start`, destinations from the pattern in turn", {1, 4096})
+        .field("messages", &TrafficClassConfig::messages, std::uint64_t{0},
+               "messages each source generates, after which it stops (0 = no limit)")
+        .field("start_after_delivered", &TrafficClassConfig::start_after_delivered, std::uint64_t{0},
+               "the class starts (at the first cycle >= start) once this many data packets of any class have been "
+               "delivered network-wide (0 = at start)");
     return true;
   }();
   (void)init;

@@ -45,8 +45,12 @@ struct TrafficClassConfig {
   Cycle start = 0;
   Cycle stop = kNever;
   std::uint32_t flows = 1;      // phase: messages each source posts at `start`
+  std::uint64_t messages = 0;               // per source, then the source stops (0: no limit)
+  std::uint64_t start_after_delivered = 0;  // the class starts once the network delivered this many data packets
   static const config::Schema& schema();
   bool phase() const { return process == InjectionProcess::Phase; }
+  // The class generates a finite amount of traffic (a stop cycle, a message limit or a phase).
+  bool bounded() const { return stop != kNever || messages > 0 || phase(); }
   double mean_size() const { return size_max > size ? (size + size_max) / 2.0 : size; }
   // Periodic process: cycles between messages of one source.
   Cycle period() const;

@@ -31,6 +31,14 @@ CCN_HW_LHRP_KINDS(CCN_CHECK_LHRP_KIND)
 static_assert(Pkg::NumLhrpKinds == static_cast<unsigned>(ccnet::hw::kNumLhrpKindCodes),
               "ccn_pkg::NumLhrpKinds differs from hw_consts.hpp");
 
+#define CCN_CHECK_MVCM_ACK(name, code)                                                        \
+  static_assert(Pkg::MvcmAck##name##Code == static_cast<unsigned>(ccnet::hw::MvcmAckCode::name), \
+                "ccn_pkg::MvcmAck" #name " differs from hw_consts.hpp");
+CCN_HW_MVCM_ACKS(CCN_CHECK_MVCM_ACK)
+#undef CCN_CHECK_MVCM_ACK
+static_assert(Pkg::NumMvcmAcks == static_cast<unsigned>(ccnet::hw::kNumMvcmAckCodes),
+              "ccn_pkg::NumMvcmAcks differs from hw_consts.hpp");
+
 // libsystemc.so owns main(): the entry point is sc_main.
 int sc_main(int, char*[]) {
   int n = 0;
@@ -46,7 +54,11 @@ int sc_main(int, char*[]) {
   std::printf("ccn_pkg::LhrpKind%-22s = %u (C++ %u)\n", #name, static_cast<unsigned>(Pkg::LhrpKind##name##Code), \
               static_cast<unsigned>(ccnet::hw::LhrpKindCode::name));
   CCN_HW_LHRP_KINDS(CCN_PRINT_LHRP_KIND)
-  std::printf("all %d constants, %d packet-kind codes and %d LHRP lane-kind codes agree\n", n,
-              ccnet::hw::kNumPacketKindCodes, ccnet::hw::kNumLhrpKindCodes);
+#define CCN_PRINT_MVCM_ACK(name, code)                                                                    \
+  std::printf("ccn_pkg::MvcmAck%-23s = %u (C++ %u)\n", #name, static_cast<unsigned>(Pkg::MvcmAck##name##Code), \
+              static_cast<unsigned>(ccnet::hw::MvcmAckCode::name));
+  CCN_HW_MVCM_ACKS(CCN_PRINT_MVCM_ACK)
+  std::printf("all %d constants, %d packet-kind codes, %d LHRP lane-kind codes and %d MVCM ACK classes agree\n", n,
+              ccnet::hw::kNumPacketKindCodes, ccnet::hw::kNumLhrpKindCodes, ccnet::hw::kNumMvcmAckCodes);
   return 0;
 }

@@ -93,13 +93,18 @@ inline MadeMechanism make_mechanism(const std::string& cc_yaml, const MechanismC
 
 // Everything a mechanism is created from, with defaults a test may change before make().
 struct FakeNetwork {
-  explicit FakeNetwork(std::uint32_t nodes = 4, bool with_acks = true) : topology(nodes), acks(with_acks) {}
+  explicit FakeNetwork(std::uint32_t nodes = 4, bool with_acks = true) : topology(nodes), acks(with_acks) {
+    LinkConfig::schema().apply_defaults(&link);
+    NicConfig::schema().apply_defaults(&nic);
+  }
   SingleRouterTopology topology;
   RouterConfig router;
+  LinkConfig link;
+  NicConfig nic;
   PacketPool packets;
   bool acks;
   MadeMechanism make(const std::string& cc_yaml) {
-    return make_mechanism(cc_yaml, MechanismContext{topology, router, 1, acks, packets.format()});
+    return make_mechanism(cc_yaml, MechanismContext{topology, router, 1, acks, packets.format(), link, nic});
   }
 };
 

@@ -1,8 +1,8 @@
 // Proactive request/grant reservation with a central scheduler (paper 002 section 5.1, notes
 // 1.4). Three parts:
 //   * the adapter (NIC hooks): per-destination request (pr) and grant (rg) counters, one request
-//     message per cycle under the throttle u, injection of granted packets only, each sprayed to
-//     the middle switch its per-flow pointer names; at the egress, a reorder buffer that delivers
+//     message per cycle under the throttle u, injection of granted packets only, each through
+//     the middle switch whose crosspoint slot its grant reserved; at the egress, a reorder buffer that delivers
 //     in order and returns one end-to-end credit per in-order delivery;
 //   * the scheduler module (built in Mechanism::build): N output credit arbiters
 //     (blocks/credit_arbiter) and N input arbiters, reached over fixed-latency wires;
@@ -173,7 +173,7 @@ constexpr unsigned kSeqWord = 0;  // payload word: the packet's per-flow sequenc
 class Adapter final : public NicHooks {
  public:
   Adapter(const Params& p, Shape s, NodeId id, CounterSet& c)
-      : p_(p), s_(s), id_(id), voq_(s.n, 0), pr_(s.n, 0), rg_(s.n, 0), outstanding_(s.n, 0), dptr_(s.n), seq_(s.n, 0), expected_(s.n, 0), host_next_(s.n, 0),
+      : p_(p), s_(s), id_(id), voq_(s.n, 0), pr_(s.n, 0), rg_(s.n, 0), outstanding_(s.n, 0), dptr_(s.n), granted_paths_(s.n), seq_(s.n, 0), expected_(s.n, 0), host_next_(s.n, 0),
         held_(s.n), policy_(s.n, p.scheme, p.window, rg_, outstanding_), requests_(c.counter("request_messages")), grants_(c.counter("grants_received")),
         pr_peak_(c.counter("pending_requests_peak", CounterSet::Merge::Max)),
         reorder_peak_(c.counter("reorder_peak", CounterSet::Merge::Max)), resequenced_(c.counter("resequenced_packets")),
@@ -209,8 +209,15 @@ class Adapter final : public NicHooks {
     --voq_[d];
     --voq_total_;
     p.payload[kSeqWord] = seq_[d]++;
-    MultistageRoute::pin_via(p, dptr_[d]);
-    dptr_[d] = (dptr_[d] + 1) % s_.m;
+    if (p_.scheme == Scheme::Reserve) {
+      // The packet crosses the middle switch whose crosspoint slot its grant reserved (the
+      // distribution pointer's, or with strict_path false possibly the next one with a credit).
+      MultistageRoute::pin_via(p, granted_paths_[d].front());
+      granted_paths_[d].pop_front();
+    } else {
+      MultistageRoute::pin_via(p, dptr_[d]);
+      dptr_[d] = (dptr_[d] + 1) % s_.m;
+    }
   }
 
   Delivery on_data_arrival(NicApi& api, Packet& p) override {
@@ -262,8 +269,11 @@ class Adapter final : public NicHooks {
     }
     // A grant for output j: one requested packet becomes injectable.
     if (const std::uint32_t g = p_.scheme == Scheme::Reserve ? gnt_->read() : 0) {
-      const NodeId j = g - 1;
+      const NodeId j = (g & kWireIdMask) - 1;
+      const std::uint32_t path = g >> 16;
       if (j >= s_.n || pr_[j] == 0) throw std::logic_error(fmt::format("reqgrant: node {} got a grant for {} it never requested", id_, j));
+      if (path >= s_.m) throw std::logic_error(fmt::format("reqgrant: node {} got a grant for {} on middle switch {} of {}", id_, j, path, s_.m));
+      granted_paths_[j].push_back(path);
       --pr_[j];
       --pr_total_;
       ++rg_[j];
@@ -333,7 +343,8 @@ class Adapter final : public NicHooks {
   std::vector<std::uint32_t> pr_;    // requested, not granted
   std::vector<std::uint32_t> rg_;    // granted, not injected
   std::vector<std::uint32_t> outstanding_;  // e2e_window: injected, not acknowledged
-  std::vector<std::uint32_t> dptr_;  // per-flow middle-switch pointer (synchronised with the output arbiter's)
+  std::vector<std::uint32_t> dptr_;  // spray_reorder, e2e_window: per-flow middle-switch pointer
+  std::vector<Ring<std::uint32_t>> granted_paths_;  // reqgrant: per destination, the middle switches of the grants held, in order
   std::vector<std::uint64_t> seq_;   // next sequence number per destination
   std::vector<std::uint64_t> expected_;               // egress: next in-order sequence number per source
   std::vector<std::uint64_t> host_next_;              // egress: the sequence number the host must see next
@@ -388,7 +399,7 @@ class Scheduler final : public sc_core::sc_module, public TracedComponent {
             std::vector<sc_core::sc_signal<std::uint32_t>*> req, std::vector<sc_core::sc_signal<std::uint32_t>*> gnt,
             std::vector<sc_core::sc_signal<std::uint32_t>*> cred, CounterSet& c)
       : sc_core::sc_module(name), p_(p), s_(s), period_ps_(period.value()), req_(std::move(req)), gnt_(std::move(gnt)),
-        cred_(std::move(cred)), gnt_count_(static_cast<std::size_t>(s.n) * s.n, 0), gnt_total_(s.n, 0), iptr_(s.n, 0),
+        cred_(std::move(cred)), gnt_paths_(static_cast<std::size_t>(s.n) * s.n), gnt_total_(s.n, 0), iptr_(s.n, 0),
         grant_line_(s.n), pending_(s.n, 0), taken_(s.n, 0), granted_at_(s.n, 0), grants_(c.counter("grants")),
         collisions_(c.counter("grant_collisions")),
         req_peak_(c.counter("request_counter_peak", CounterSet::Merge::Max)) {
@@ -401,7 +412,7 @@ class Scheduler final : public sc_core::sc_module, public TracedComponent {
         for (std::uint32_t k = s.n - 1; k > 0; --k) std::swap(order[k], order[rng.below(k + 1)]);
       }
       std::vector<std::uint32_t> dist0(s.n);
-      for (NodeId i = 0; i < s.n; ++i) dist0[i] = (i + j) % s.m;  // the adapters' dptr starts there too
+      for (NodeId i = 0; i < s.n; ++i) dist0[i] = (i + j) % s.m;  // flows to one output start spread over the middle switches
       arbiters_.emplace_back(ap, std::move(order), std::move(dist0), p.weights);
     }
     SC_METHOD(tick);
@@ -453,7 +464,7 @@ class Scheduler final : public sc_core::sc_module, public TracedComponent {
       if (g.valid()) {
         a.commit(g);
         const auto i = static_cast<std::uint32_t>(g.input);
-        ++gnt_count_[static_cast<std::size_t>(i) * s_.n + j];
+        gnt_paths_[static_cast<std::size_t>(i) * s_.n + j].push_back(g.path);
         ++gnt_total_[i];
         ++grants_;
         if (granted_at_[i] == now + 1) ++collisions_;  // another output granted input i this cycle
@@ -466,18 +477,18 @@ class Scheduler final : public sc_core::sc_module, public TracedComponent {
       if (gnt_total_[i] > 0) {
         for (std::uint32_t k = 0; k < s_.n; ++k) {
           const NodeId j = (iptr_[i] + k) % s_.n;
-          std::uint32_t& c = gnt_count_[static_cast<std::size_t>(i) * s_.n + j];
-          if (c == 0) continue;
-          --c;
+          Ring<std::uint32_t>& paths = gnt_paths_[static_cast<std::size_t>(i) * s_.n + j];
+          if (paths.empty()) continue;
           --gnt_total_[i];
-          grant_line_[i].push_back({now + p_.grant_latency - 1, j, 0, 0});
+          grant_line_[i].push_back({now + p_.grant_latency - 1, j, paths.front(), 0});
+          paths.pop_front();
           iptr_[i] = (j + 1) % s_.n;
           break;
         }
       }
       std::uint32_t out = 0;
       if (!grant_line_[i].empty() && grant_line_[i].front().at <= now) {
-        out = grant_line_[i].front().a + 1;
+        out = (grant_line_[i].front().b << 16) | (grant_line_[i].front().a + 1);
         grant_line_[i].pop_front();
       }
       if (gnt_[i]->read() != out) gnt_[i]->write(out);
@@ -505,7 +516,7 @@ class Scheduler final : public sc_core::sc_module, public TracedComponent {
   std::uint64_t period_ps_;
   std::vector<sc_core::sc_signal<std::uint32_t>*> req_, gnt_, cred_;
   std::vector<blocks::CreditArbiter> arbiters_;  // output arbiters
-  std::vector<std::uint32_t> gnt_count_;         // input arbiters: [i * N + j] grants for flow i -> j
+  std::vector<Ring<std::uint32_t>> gnt_paths_;  // input arbiters: [i * N + j] the paths of flow i -> j's grants, in grant order
   std::vector<std::uint32_t> gnt_total_, iptr_;
   Ring<Due> requests_, credits_;
   std::vector<Ring<Due>> grant_line_;  // per adapter: grants on their way

@@ -50,7 +50,7 @@ struct Params : MechanismParams {
 
 // Wire encodings (each wire carries one message per cycle; 0 = none).
 //   request, adapter i -> scheduler: (count << 16) | (destination + 1)
-//   grant, scheduler -> adapter i:   output + 1
+//   grant, scheduler -> adapter i:   (middle switch << 16) | (output + 1)
 //   credit, egress j -> scheduler:   middle switch + 1 (e2e_window: the acknowledged source + 1)
 //   (e2e_window: the grant wire carries the acknowledging destination + 1)
 constexpr std::uint32_t kWireIdMask = 0xFFFFu;
