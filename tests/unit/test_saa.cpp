@@ -199,7 +199,11 @@ TEST_CASE("Adaptive path setup: the up port with the fewest flows, recorded per 
   MultistageTopology tree(shape);
   PacketPool pool;
   RouterConfig rc;
-  auto mech = test::make_mechanism("{mechanism: ar}", MechanismContext{tree, rc, 1, false, pool.format()});
+  LinkConfig link;
+  LinkConfig::schema().apply_defaults(&link);
+  NicConfig nic;
+  NicConfig::schema().apply_defaults(&nic);
+  auto mech = test::make_mechanism("{mechanism: ar}", MechanismContext{tree, rc, 1, false, pool.format(), link, nic});
   test::FakeRouter router(pool, tree, 4, 16, 2);
   std::vector<std::unique_ptr<CounterSet>> counters;
   counters.push_back(std::make_unique<CounterSet>());
@@ -225,7 +229,7 @@ TEST_CASE("Adaptive path setup: the up port with the fewest flows, recorded per 
   CHECK(hooks->route(router, control(pool, setup, 4, 50), 1).port == 3);
   // A full table (prc_entries: 1): the default port and no entry.
   PacketPool pool2;
-  auto small = test::make_mechanism("{mechanism: ar, prc_entries: 1}", MechanismContext{tree, rc, 1, false, pool2.format()});
+  auto small = test::make_mechanism("{mechanism: ar, prc_entries: 1}", MechanismContext{tree, rc, 1, false, pool2.format(), link, nic});
   std::vector<std::unique_ptr<CounterSet>> c2;
   c2.push_back(std::make_unique<CounterSet>());
   auto h2 = small->router_hooks(router, *c2[0]);
