@@ -25,6 +25,9 @@ struct SimConfig {
   double clock_ghz = 1.0;
   bool latency_from_first_injection = false;
   std::uint64_t memory_limit_mb = 0;  // 0: half of the machine's memory
+  std::string rtl;                     // RTL in the loop: "", "all" or block names, comma-separated
+  bool rtl_check = false;
+  std::string rtl_mutant;              // test only: a deliberately broken RTL build
   static const config::Schema& schema();
 };
 

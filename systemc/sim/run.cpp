@@ -133,6 +133,7 @@ RunResult run_network(Network& net, const RunOptions& opt) {
       Cycle step = target - net.now();
       for (auto* o : opt.observers) step = std::min(step, o->next_stop(net.now()) - net.now());
       sc_core::sc_start(static_cast<double>(step) * period);
+      net.rethrow_error();
       for (auto* o : opt.observers) o->at(net.now());
     }
   };
