@@ -45,13 +45,14 @@ std::string key(const blocks::SwitchAllocatorParams& p) {
 
 }  // namespace
 
-RtlSource::RtlSource(std::vector<std::string> blocks, bool check, std::string mutant, sc_core::sc_time period)
-    : blocks_(std::move(blocks)), check_(check), mutant_(std::move(mutant)), period_(period) {}
+RtlSource::RtlSource(std::vector<std::string> blocks, bool all, bool check, std::string mutant, sc_core::sc_time period)
+    : blocks_(std::move(blocks)), all_(all), check_(check), mutant_(std::move(mutant)), period_(period) {}
 
 template <class P, class I>
 std::unique_ptr<I> RtlSource::find(const std::vector<LoopSet<P, I>>& sets, const char* block, const P& p,
                                    const std::string& where) const {
   if (std::find(blocks_.begin(), blocks_.end(), block) == blocks_.end()) return nullptr;
+  used_.insert(block);
   const std::string k = key(p);
   const LoopSet<P, I>* real = nullptr;
   for (const auto& s : sets) {
@@ -78,6 +79,11 @@ std::unique_ptr<blocks::SwitchAllocatorImpl> RtlSource::switch_allocator(const b
 }
 
 void RtlSource::check_complete() const {
+  if (!all_)
+    for (const auto& b : blocks_)
+      if (!used_.count(b))
+        throw config::ConfigError("sim.rtl: no router or NIC of this network uses block " + b +
+                                  " (so it would run no RTL; name only blocks the network has, or all)");
   if (missing_.empty()) return;
   std::string msg = "sim.rtl: this ccnet was not built with the RTL parameter sets the network needs:";
   for (const auto& [set, where] : missing_) msg += "\n  " + set + " (first needed by " + where + ")";
@@ -121,7 +127,8 @@ std::string check_mutant(const std::string& mutant) {
 std::unique_ptr<RtlSource> make_source(const std::string& spec, bool check, const std::string& mutant,
                                        sc_core::sc_time period) {
   if (spec.empty()) return nullptr;
-  return std::make_unique<RtlSource>(spec == "all" ? kLoopBlocks : split(spec), check, mutant, period);
+  const bool all = spec == "all";
+  return std::make_unique<RtlSource>(all ? kLoopBlocks : split(spec), all, check, mutant, period);
 }
 
 }  // namespace ccnet::rtl_loop

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -26,16 +27,17 @@ struct LoopSet;
 
 class RtlSource final : public blocks::BlockSource {
  public:
-  RtlSource(std::vector<std::string> blocks, bool check, std::string mutant, sc_core::sc_time period);
+  // `all`: `blocks` came from sim.rtl = all (a network need not use every one of them).
+  RtlSource(std::vector<std::string> blocks, bool all, bool check, std::string mutant, sc_core::sc_time period);
   std::unique_ptr<blocks::CreditCounterImpl> credit_counter(const blocks::CreditCounterParams&,
                                                             const std::string& where) const override;
   std::unique_ptr<blocks::OutputArbiterImpl> output_arbiter(const blocks::OutputArbiterParams&,
                                                             const std::string& where) const override;
   std::unique_ptr<blocks::SwitchAllocatorImpl> switch_allocator(const blocks::SwitchAllocatorParams&,
                                                                 const std::string& where) const override;
-  // After the network is built: throws config::ConfigError listing every parameter set the
-  // selected blocks needed but this ccnet was not built with (block, parameters, first instance)
-  // and the line that adds one.
+  // After the network is built: throws config::ConfigError for a block named in sim.rtl that no
+  // router or NIC uses, and listing every parameter set the selected blocks needed but this ccnet
+  // was not built with (block, parameters, first instance) with the line that adds one.
   void check_complete() const;
 
  private:
@@ -44,10 +46,12 @@ class RtlSource final : public blocks::BlockSource {
                           const std::string& where) const;
 
   std::vector<std::string> blocks_;
+  bool all_;
   bool check_;
   std::string mutant_;
   sc_core::sc_time period_;
   mutable std::map<std::string, std::string> missing_;  // "block parameters" -> first instance
+  mutable std::set<std::string> used_;                  // blocks some router or NIC asked for
 };
 
 // Null when `spec` selects no block.
