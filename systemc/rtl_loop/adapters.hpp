@@ -96,7 +96,7 @@ class Checker {
  public:
   Checker(const AdapterContext& c, const char* block) : c_(c), block_(block) {}
   bool on() const { return c_.check; }
-  void expect(const char* signal, std::uint64_t rtl, std::uint64_t model) const {
+  void expect(const char* signal, std::int64_t rtl, std::int64_t model) const {
     if (rtl == model) return;
     std::ostringstream os;
     os << "RTL check failed at cycle " << static_cast<std::uint64_t>(sc_core::sc_time_stamp() / c_.period) << ": "
@@ -161,7 +161,7 @@ class OutputArbiterRtl final : public blocks::OutputArbiterImpl {
     drive(reqs, n);
     m_.eval();
     const int g = m_->gnt_valid_o ? static_cast<int>(m_->gnt_vc_o) : -1;
-    if (ref_) chk_.expect("gnt_vc_o (-1: gnt_valid_o low)", static_cast<std::uint64_t>(g), static_cast<std::uint64_t>(ref_->pick(reqs, n)));
+    if (ref_) chk_.expect("gnt_vc_o (-1: gnt_valid_o low)", g, ref_->pick(reqs, n));
     return g;
   }
   bool commit(int granted, std::uint32_t granted_prio, const std::uint16_t* give_vc, std::uint32_t give_count) override {
@@ -181,8 +181,8 @@ class OutputArbiterRtl final : public blocks::OutputArbiterImpl {
     }
     m_.eval();
     if (granted >= 0 && !(m_->gnt_valid_o && static_cast<int>(m_->gnt_vc_o) == granted))
-      chk_.expect("gnt_vc_o (commit of a VC the RTL does not grant)", m_->gnt_valid_o ? m_->gnt_vc_o : ~0ull,
-                  static_cast<std::uint64_t>(granted));
+      chk_.expect("gnt_vc_o (-1: gnt_valid_o low; a commit of a VC the RTL does not grant)",
+                  m_->gnt_valid_o ? static_cast<std::int64_t>(m_->gnt_vc_o) : -1, granted);
     const bool ok = !m_->violation_o;
     if (ref_) chk_.expect("violation_o", !ok, !ref_->commit(granted, granted_prio, give_vc, give_count));
     m_.edge();
@@ -256,7 +256,7 @@ class SwitchAllocatorRtl final : public blocks::SwitchAllocatorImpl {
       }
     if (ref_) {
       ref_->allocate(reqs, n, ref_grants_);
-      chk_.expect("grants (count)", grants.size(), ref_grants_.size());
+      chk_.expect("grants (count)", static_cast<std::int64_t>(grants.size()), static_cast<std::int64_t>(ref_grants_.size()));
       for (std::size_t k = 0; k < grants.size(); ++k) {
         const auto &a = grants[k], &b = ref_grants_[k];
         chk_.expect("out_gnt_in_o", a.input, b.input);
