@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "blocks/credit_counter.hpp"
+#include "blocks/ecn_marker.hpp"
 #include "blocks/output_arbiter.hpp"
 #include "blocks/switch_allocator.hpp"
 
@@ -46,6 +47,13 @@ class SwitchAllocatorImpl {
   virtual void commit(const std::vector<SwitchAllocator::Grant>& grants) = 0;
 };
 
+class EcnMarkerImpl {
+ public:
+  virtual ~EcnMarkerImpl() = default;
+  virtual bool mark(bool valid, bool data, std::uint32_t occupancy) = 0;
+  virtual void commit(bool valid, bool data, std::uint32_t occupancy) = 0;
+};
+
 // Hands out the implementations of the blocks a run swaps. `where` names the instance for
 // messages (e.g. "net.router_3 output 2 vc 1"). Null: the slot runs the C++ core.
 class BlockSource {
@@ -54,6 +62,9 @@ class BlockSource {
   virtual std::unique_ptr<CreditCounterImpl> credit_counter(const CreditCounterParams&, const std::string& where) const = 0;
   virtual std::unique_ptr<OutputArbiterImpl> output_arbiter(const OutputArbiterParams&, const std::string& where) const = 0;
   virtual std::unique_ptr<SwitchAllocatorImpl> switch_allocator(const SwitchAllocatorParams&, const std::string& where) const = 0;
+  // `max_occupancy`: the largest occupancy the marker is shown (the measured buffer's capacity).
+  virtual std::unique_ptr<EcnMarkerImpl> ecn_marker(const EcnMarkerParams&, std::uint32_t max_occupancy,
+                                                    const std::string& where) const = 0;
 };
 
 class CreditCounterSlot {
@@ -105,6 +116,24 @@ class SwitchAllocatorSlot {
  private:
   SwitchAllocator core_;
   std::unique_ptr<SwitchAllocatorImpl> alt_;
+};
+
+class EcnMarkerSlot {
+ public:
+  EcnMarkerSlot() = default;
+  EcnMarkerSlot(const EcnMarkerParams& p, std::uint32_t max_occupancy, const BlockSource* src, const std::string& where)
+      : core_(p), alt_(src ? src->ecn_marker(p, max_occupancy, where) : nullptr) {}
+  bool mark(bool valid, bool data, std::uint32_t occupancy) const {
+    return alt_ ? alt_->mark(valid, data, occupancy) : core_.mark(valid, data, occupancy);
+  }
+  void commit(bool valid, bool data, std::uint32_t occupancy) {
+    if (alt_) alt_->commit(valid, data, occupancy);
+    else core_.commit(valid, data, occupancy);
+  }
+
+ private:
+  EcnMarker core_;
+  std::unique_ptr<EcnMarkerImpl> alt_;
 };
 
 }  // namespace ccnet::blocks

@@ -117,6 +117,8 @@ class Router final : public sc_core::sc_module,
   PortId num_ports() const override { return static_cast<PortId>(ports_.size()); }
   const PortInfo& port(PortId p) const override { return port_info_.at(p); }
   std::uint32_t output_buffer() const override { return env_.config.output_buffer; }
+  const blocks::BlockSource* block_source() const override { return env_.blocks; }
+  const char* component_name() const override { return name(); }
   std::uint32_t num_vcs() const override { return num_vcs_; }
   std::uint8_t vnet_of_vc(VcId vc) const override {
     return static_cast<std::uint8_t>(vc / (env_.vc_levels * vcs_per_level_));

@@ -285,4 +285,41 @@ class SwitchAllocatorRtl final : public blocks::SwitchAllocatorImpl {
   std::vector<blocks::SwitchAllocator::Grant> ref_grants_;
 };
 
+// ccn_ecn_marker: mark_o for the head passing now; an edge per head (the network calls the marker
+// once per head, in order, as the C++ core is).
+template <class V>
+class EcnMarkerRtl final : public blocks::EcnMarkerImpl {
+ public:
+  EcnMarkerRtl(const EcnMarkerSetParams& p, const AdapterContext& c) : chk_(c, "ecn_marker") {
+    if (chk_.on()) ref_.emplace(p.core);
+  }
+  bool mark(bool valid, bool data, std::uint32_t occupancy) override {
+    drive(valid, data, occupancy);
+    m_.eval();
+    const bool mk = m_->mark_o;
+    if (ref_) chk_.expect("mark_o", mk, ref_->mark(valid, data, occupancy));
+    return mk;
+  }
+  void commit(bool valid, bool data, std::uint32_t occupancy) override {
+    drive(valid, data, occupancy);
+    m_.edge();
+    m_->valid_i = 0;
+    if (ref_) {
+      ref_->commit(valid, data, occupancy);
+      chk_.expect("skip_o", m_->skip_o, ref_->skip());
+    }
+  }
+
+ private:
+  void drive(bool valid, bool data, std::uint32_t occupancy) {
+    m_->valid_i = valid;
+    m_->data_i = data;
+    bits::set(m_->occupancy_i, 0, 32, occupancy);  // OccWidth bits: the measured buffer's capacity fits
+  }
+
+  Model<V> m_;
+  Checker chk_;
+  std::optional<blocks::EcnMarker> ref_;
+};
+
 }  // namespace ccnet::rtl_loop

@@ -36,5 +36,11 @@ struct LoopSet {
 const std::vector<LoopSet<blocks::CreditCounterParams, blocks::CreditCounterImpl>>& credit_counter_sets();
 const std::vector<LoopSet<blocks::OutputArbiterParams, blocks::OutputArbiterImpl>>& output_arbiter_sets();
 const std::vector<LoopSet<blocks::SwitchAllocatorParams, blocks::SwitchAllocatorImpl>>& switch_allocator_sets();
+// The ECN marker's parameters with the RTL's occupancy width (the measured buffer's capacity).
+struct EcnMarkerSetParams {
+  blocks::EcnMarkerParams core;
+  std::uint32_t max_occupancy;
+};
+const std::vector<LoopSet<EcnMarkerSetParams, blocks::EcnMarkerImpl>>& ecn_marker_sets();
 
 }  // namespace ccnet::rtl_loop

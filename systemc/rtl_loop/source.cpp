@@ -12,9 +12,9 @@ namespace ccnet::rtl_loop {
 namespace {
 
 // Blocks that can be swapped, in the order of `--rtl all`.
-const std::vector<std::string> kLoopBlocks = {"credit_counter", "output_arbiter", "switch_allocator"};
+const std::vector<std::string> kLoopBlocks = {"credit_counter", "output_arbiter", "switch_allocator", "ecn_marker"};
 // Mirrored blocks with RTL that the loop cannot swap yet (docs/rtl-verification.md).
-const std::vector<std::string> kNotYet = {"rr_arbiter", "ecn_marker", "injection_engine", "lhrp_scheduler",
+const std::vector<std::string> kNotYet = {"rr_arbiter", "injection_engine", "lhrp_scheduler",
                                           "crp_table", "credit_arbiter"};
 
 std::vector<std::string> split(const std::string& spec) {
@@ -48,6 +48,12 @@ std::string key(const blocks::SwitchAllocatorParams& p) {
 RtlSource::RtlSource(std::vector<std::string> blocks, bool all, bool check, std::string mutant, sc_core::sc_time period)
     : blocks_(std::move(blocks)), all_(all), check_(check), mutant_(std::move(mutant)), period_(period) {}
 
+std::string key(const EcnMarkerSetParams& p) {
+  const unsigned w = std::max(1u, clog2(p.max_occupancy + 1ull));
+  return "OccWidth=" + std::to_string(w) + " Threshold=" + std::to_string(p.core.threshold) +
+         " MarkingRate=" + std::to_string(p.core.marking_rate);
+}
+
 template <class P, class I>
 std::unique_ptr<I> RtlSource::find(const std::vector<LoopSet<P, I>>& sets, const char* block, const P& p,
                                    const std::string& where) const {
@@ -76,6 +82,11 @@ std::unique_ptr<blocks::OutputArbiterImpl> RtlSource::output_arbiter(const block
 std::unique_ptr<blocks::SwitchAllocatorImpl> RtlSource::switch_allocator(const blocks::SwitchAllocatorParams& p,
                                                                          const std::string& where) const {
   return find(switch_allocator_sets(), "switch_allocator", p, where);
+}
+
+std::unique_ptr<blocks::EcnMarkerImpl> RtlSource::ecn_marker(const blocks::EcnMarkerParams& p, std::uint32_t max_occupancy,
+                                                             const std::string& where) const {
+  return find(ecn_marker_sets(), "ecn_marker", EcnMarkerSetParams{p, max_occupancy}, where);
 }
 
 void RtlSource::check_complete() const {
@@ -120,7 +131,9 @@ std::string check_mutant(const std::string& mutant) {
       }
     return false;
   };
-  if (scan(credit_counter_sets()) || scan(output_arbiter_sets()) || scan(switch_allocator_sets())) return "";
+  if (scan(credit_counter_sets()) || scan(output_arbiter_sets()) || scan(switch_allocator_sets()) ||
+      scan(ecn_marker_sets()))
+    return "";
   return "unknown RTL mutant '" + mutant + "' (built: " + (names.empty() ? "none" : names) + ")";
 }
 

@@ -35,6 +35,8 @@ class RtlSource final : public blocks::BlockSource {
                                                             const std::string& where) const override;
   std::unique_ptr<blocks::SwitchAllocatorImpl> switch_allocator(const blocks::SwitchAllocatorParams&,
                                                                 const std::string& where) const override;
+  std::unique_ptr<blocks::EcnMarkerImpl> ecn_marker(const blocks::EcnMarkerParams&, std::uint32_t max_occupancy,
+                                                    const std::string& where) const override;
   // After the network is built: throws config::ConfigError for a block named in sim.rtl that no
   // router or NIC uses, and listing every parameter set the selected blocks needed but this ccnet
   // was not built with (block, parameters, first instance) with the line that adds one.
