@@ -63,6 +63,11 @@ void check_invariants(const test::NetRun& r) {
   CHECK(cc(r, "requests_sent") == cc(r, "grants_received") + cc(r, "retries_short") + cc(r, "retries_long"));
   CHECK(cc(r, "retries_intra_cluster_short") == 0);  // C9
   CHECK(cc(r, "nonparticipating_packets") > 0);
+  // Granted packets: their queuing counted at the destination (the maximum bounds every one).
+  CHECK(cc(r, "reserved_packets") > 0);
+  CHECK(cc(r, "reserved_queued_over_cmax") <= cc(r, "reserved_packets"));
+  CHECK(cc(r, "reserved_queued_max") <= cc(r, "reserved_queued_cycles"));
+  CHECK(cc(r, "reserved_queued_cycles") <= cc(r, "reserved_packets") * cc(r, "reserved_queued_max"));
 }
 
 }  // namespace

@@ -201,6 +201,19 @@ TEST_CASE("CRP switch: speculative packets dropped with a NACK after TTW cycles 
   // Non-speculative data never drops.
   Packet& q = data(net.packets, 0, 5, 1, 3, 8, 8);
   CHECK(!hooks->on_queue_head(router, q, 0, 0));
+  // A granted (reserved) packet sums its queuing too (for the destination's counters), never dropped.
+  q.set(flag(net.packets, "reserved"));
+  q.hop_arrival = 100;
+  router.cycle = 130;
+  hooks->on_input_dequeue(router, q, at(0, 1));
+  CHECK(q.payload[crp::kQueuedWord] == 28);
+  router.cycle = 1000;
+  CHECK(!hooks->on_queue_head(router, q, 0, 200));
+  // Non-participating data does not.
+  Packet& u = data(net.packets, 0, 5, 2, 0, 3, 8);
+  u.hop_arrival = 100;
+  hooks->on_input_dequeue(router, u, at(0, 1));
+  CHECK(u.payload[crp::kQueuedWord] == 0);
 }
 
 TEST_CASE("CRP destination: leftmost common slot granted with its time, retries short and long", "[crp][hooks]") {
@@ -237,6 +250,23 @@ TEST_CASE("CRP destination: leftmost common slot granted with its time, retries 
   const Packet& f = ask(10, 0xf);  // nothing left anywhere: long retry
   CHECK(f.kind == retry);
   CHECK(f.has(long_retry));
+  // Granted packets delivered here: their queuing on the way is counted, over C_max apart.
+  const PacketFlag reserved = flag(net.packets, "reserved");
+  for (const std::uint64_t queued : {40, 100, 101, 250}) {
+    Packet& d = data(net.packets, 0, 3, 20, 0, 8, 8);
+    d.set(reserved);
+    d.payload[crp::kQueuedWord] = queued;
+    hooks->on_data(nic, d, nullptr);
+  }
+  Packet& sp = data(net.packets, 0, 3, 21, 0, 8, 8);  // speculative: not counted
+  sp.set(flag(net.packets, "speculative"));
+  sp.payload[crp::kQueuedWord] = 500;
+  hooks->on_data(nic, sp, nullptr);
+  const Json k = counters_of(counters);
+  CHECK(k["reserved_packets"] == 4);
+  CHECK(k["reserved_queued_cycles"] == 491);
+  CHECK(k["reserved_queued_max"] == 250);
+  CHECK(k["reserved_queued_over_cmax"] == 2);
 }
 
 TEST_CASE("CRP source: segments, speculation, NACK stops it, grant time, retries", "[crp][hooks]") {

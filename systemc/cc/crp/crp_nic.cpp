@@ -51,7 +51,11 @@ class NicSide : public NicHooks {
         unused_(counters.counter("grants_unused")),
         segments_(counters.counter("segments")),
         unreserved_(counters.counter("nonparticipating_packets")),
-        dest_charged_(counters.counter("destination_charged_flits")) {
+        dest_charged_(counters.counter("destination_charged_flits")),
+        reserved_packets_(counters.counter("reserved_packets")),
+        reserved_queued_(counters.counter("reserved_queued_cycles")),
+        reserved_queued_max_(counters.counter("reserved_queued_max", CounterSet::Merge::Max)),
+        reserved_late_(counters.counter("reserved_queued_over_cmax")) {
     if (multistage_ && multistage_->channels() > 0 && multistage_->shape().clusters > 1) channels_ = multistage_->channels();
   }
 
@@ -95,7 +99,16 @@ class NicSide : public NicHooks {
   }
 
   void on_data(NicApi& api, const Packet& d, Packet*) override {
-    if (d.has(f_.spec) || d.has(f_.reserved)) return;
+    if (d.has(f_.reserved)) {
+      // The input queuing a granted packet met on its way (the routers' sum in kQueuedWord).
+      const std::uint64_t q = d.payload[kQueuedWord];
+      ++reserved_packets_;
+      reserved_queued_ += q;
+      reserved_queued_max_ = std::max(reserved_queued_max_, q);
+      if (q > p_.cmax) ++reserved_late_;
+      return;
+    }
+    if (d.has(f_.spec)) return;
     blocks::CrpLane lane;  // non-participating traffic on the egress channel (R9)
     lane.op = blocks::CrpOp::Charge;
     lane.size = d.size;
@@ -333,6 +346,10 @@ class NicSide : public NicHooks {
   std::uint64_t& segments_;      // whole run: segments that reserved (or speculated)
   std::uint64_t& unreserved_;    // whole run: non-participating data packets formed
   std::uint64_t& dest_charged_;  // whole run: non-participating flits charged to egress tables
+  std::uint64_t& reserved_packets_;     // whole run: granted (reserved) data packets delivered here
+  std::uint64_t& reserved_queued_;      // whole run: their input queuing cycles, summed over the routers
+  std::uint64_t& reserved_queued_max_;  // the most one of them queued (merged as a maximum)
+  std::uint64_t& reserved_late_;        // whole run: of them, those that queued more than cmax cycles
 };
 
 }  // namespace

@@ -15,7 +15,9 @@
 // Every router: speculative packets accumulate their queuing time in kQueuedWord (at each router,
 // from the end of the head flit's zero-load stay, routing + VC allocation, to its departure); a
 // blocked input-queue head whose total exceeds TTW is dropped and NACKed (R11), from the switch's
-// own control source (never dropped when the NACK has no room).
+// own control source (never dropped when the NACK has no room). Granted (reserved) packets
+// accumulate theirs too, never to be dropped: the destination counts it (the queuing a reservation
+// did not prevent, e.g. from the timestamp uncertainty of up to 2 C_max).
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -69,7 +71,8 @@ class RouterSide : public RouterHooks {
   }
 
   void on_input_dequeue(RouterApi& api, Packet& pkt, const BufferState&) override {
-    if (pkt.kind == PacketKind::Data && pkt.has(f_.spec)) pkt.payload[kQueuedWord] += queued_since(api, pkt.hop_arrival + zero_load_);
+    if (pkt.kind == PacketKind::Data && (pkt.has(f_.spec) || pkt.has(f_.reserved)))
+      pkt.payload[kQueuedWord] += queued_since(api, pkt.hop_arrival + zero_load_);
   }
 
   bool on_queue_head(RouterApi& api, Packet& pkt, PortId, Cycle waiting_since) override {
