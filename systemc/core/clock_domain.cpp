@@ -1,5 +1,7 @@
 #include "core/clock_domain.hpp"
 
+#include "core/error.hpp"
+
 namespace ccnet {
 
 ClockDomain::ClockDomain(sc_core::sc_module_name name) : sc_core::sc_module(name), never_("never") {
@@ -23,9 +25,16 @@ void ClockDomain::tick() {
     for (; ready_ < members_.size() && enlisted_at_[ready_] < now; ++ready_) processes_[ready_].kill();
   }
   Clocked* const* m = members_.data();
-  for (std::size_t i = 0, n = ready_; i < n; ++i) {
-    evaluating_ = objects_[i];
-    m[i]->evaluate();
+  try {
+    for (std::size_t i = 0, n = ready_; i < n; ++i) {
+      evaluating_ = objects_[i];
+      m[i]->evaluate();
+    }
+  } catch (const ModelError&) {
+    // Through the kernel it would arrive as a generic sc_report: keep it and stop here.
+    error_ = std::current_exception();
+    sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);  // "stopped by user"
+    sc_core::sc_stop();
   }
   evaluating_ = nullptr;
 }

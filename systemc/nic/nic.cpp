@@ -18,8 +18,9 @@ Nic::Nic(sc_core::sc_module_name name, NodeId id, NicEnv env)
       cc_counters_(env_.series_window) {
   std::uint8_t max_prio = 0;
   for (auto p : env_.vnet_priority) max_prio = std::max(max_prio, p);
-  arbiter_ = blocks::OutputArbiter(blocks::OutputArbiterParams{env_.num_vcs, max_prio + 1u, env_.inject_depth,
-                                                                kMaxCreditLanes, env_.vct});
+  arbiter_ = blocks::OutputArbiterSlot(
+      blocks::OutputArbiterParams{env_.num_vcs, max_prio + 1u, env_.inject_depth, kMaxCreditLanes, env_.vct}, env_.blocks,
+      std::string(this->name()) + " injection");
   send_queues_.resize(env_.num_nodes);
   hold_until_.assign(env_.num_nodes, 0);
   acks_ = env_.acks;

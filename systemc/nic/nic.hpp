@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "blocks/output_arbiter.hpp"
+#include "blocks/swap.hpp"
 #include "core/counters.hpp"
 #include "core/clock_domain.hpp"
 #include "core/flit.hpp"
@@ -60,6 +61,7 @@ struct NicEnv {
   bool keep_sent;         // keep every unacknowledged data packet for retransmission (needs acks)
   Cycle series_window;    // of the mechanism's time series
   sc_core::sc_time period;
+  const blocks::BlockSource* blocks = nullptr;  // implementations of the mirrored blocks (null: the C++ cores)
 };
 
 struct NicCounters {
@@ -232,7 +234,7 @@ class Nic final : public sc_core::sc_module, public NicApi, public TracedCompone
     if (own_policy_) policy_->commit(now_, granted, flits);
     else round_robin_.commit(now_, granted, flits);
   }
-  blocks::OutputArbiter arbiter_;
+  blocks::OutputArbiterSlot arbiter_;
   Cycle now_ = 0;
   std::uint64_t period_ps_;
 

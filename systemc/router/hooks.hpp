@@ -11,6 +11,10 @@
 #include "core/types.hpp"
 #include "topology/topology.hpp"
 
+namespace ccnet::blocks {
+class BlockSource;
+}
+
 namespace ccnet {
 
 class TraceSink;
@@ -50,6 +54,10 @@ class RouterApi {
   virtual PortId num_ports() const = 0;
   virtual const PortInfo& port(PortId p) const = 0;
   virtual std::uint32_t output_buffer() const = 0;  // output-queue flits per VC (CIOQ), 0 = none
+  // Where the hooks get the mirrored blocks they use (null: their C++ cores; blocks/swap.hpp),
+  // and the router's hierarchical name (for the blocks' messages).
+  virtual const blocks::BlockSource* block_source() const = 0;
+  virtual const char* component_name() const = 0;
   virtual std::uint32_t num_vcs() const = 0;        // per port: vnets x VC levels x VCs per level
   virtual std::uint8_t vnet_of_vc(VcId vc) const = 0;
   // Output port that leads to node n if n is attached to this router, else kNoPort.

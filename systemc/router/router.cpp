@@ -59,10 +59,13 @@ Router::Router(sc_core::sc_module_name name, RouterId id, std::vector<RouterPort
     out.vcs.resize(num_vcs_);
     if (spec.connected()) {
       if (cioq_) {
-        out.arbiter = blocks::OutputArbiter(
-            blocks::OutputArbiterParams{num_vcs_, num_prio, spec.out_depth, kMaxCreditLanes, vct_});
+        out.arbiter = blocks::OutputArbiterSlot(
+            blocks::OutputArbiterParams{num_vcs_, num_prio, spec.out_depth, kMaxCreditLanes, vct_}, env_.blocks,
+            std::string(this->name()) + " output " + std::to_string(p));
       } else {
-        out.credits.assign(num_vcs_, blocks::CreditCounter({spec.out_depth, kMaxCreditLanes}));
+        for (VcId v = 0; v < num_vcs_; ++v)
+          out.credits.emplace_back(blocks::CreditCounterParams{spec.out_depth, kMaxCreditLanes}, env_.blocks,
+                                   std::string(this->name()) + " output " + std::to_string(p) + " vc " + std::to_string(v));
       }
     }
     ports_.push_back(std::move(out));
@@ -70,9 +73,10 @@ Router::Router(sc_core::sc_module_name name, RouterId id, std::vector<RouterPort
   // The switch's own control-packet source (NACKs, congestion notifications): an extra input.
   inputs_.push_back(make_input(RouterPortSpec{}, cfg.control_queue, true));
 
-  allocator_ = blocks::SwitchAllocator(blocks::SwitchAllocatorParams{
-      static_cast<unsigned>(nports + 1), nports, num_vcs_ * queues_per_vc_, num_prio,
-      cfg.speedup, cioq_ ? cfg.speedup : 1u});
+  allocator_ = blocks::SwitchAllocatorSlot(
+      blocks::SwitchAllocatorParams{static_cast<unsigned>(nports + 1), nports, num_vcs_ * queues_per_vc_, num_prio,
+                                    cfg.speedup, cioq_ ? cfg.speedup : 1u},
+      env_.blocks, std::string(this->name()) + " switch allocator");
   // VC allocation: one round-robin arbiter per output port over every input queue (ports and
   // the control source).
   va_arbiters_.assign(nports, blocks::RrArbiter(blocks::RrArbiterParams{

@@ -28,6 +28,7 @@
 #include "blocks/credit_counter.hpp"
 #include "blocks/output_arbiter.hpp"
 #include "blocks/rr_arbiter.hpp"
+#include "blocks/swap.hpp"
 #include "blocks/switch_allocator.hpp"
 #include "core/active_set.hpp"
 #include "core/channel.hpp"
@@ -67,6 +68,7 @@ struct RouterEnv {
   std::uint64_t seed;
   Cycle series_window;  // of the mechanism's time series
   sc_core::sc_time period;
+  const blocks::BlockSource* blocks = nullptr;  // implementations of the mirrored blocks (null: the C++ cores)
 };
 
 struct RouterCounters {
@@ -115,6 +117,8 @@ class Router final : public sc_core::sc_module,
   PortId num_ports() const override { return static_cast<PortId>(ports_.size()); }
   const PortInfo& port(PortId p) const override { return port_info_.at(p); }
   std::uint32_t output_buffer() const override { return env_.config.output_buffer; }
+  const blocks::BlockSource* block_source() const override { return env_.blocks; }
+  const char* component_name() const override { return name(); }
   std::uint32_t num_vcs() const override { return num_vcs_; }
   std::uint8_t vnet_of_vc(VcId vc) const override {
     return static_cast<std::uint8_t>(vc / (env_.vc_levels * vcs_per_level_));
@@ -202,8 +206,8 @@ class Router final : public sc_core::sc_module,
   struct OutputPort {
     RouterPortSpec spec;
     std::vector<OutputVc> vcs;
-    blocks::OutputArbiter arbiter;               // CIOQ: link arbiter + credit counters
-    std::vector<blocks::CreditCounter> credits;  // input-queued: credit counters
+    blocks::OutputArbiterSlot arbiter;               // CIOQ: link arbiter + credit counters
+    std::vector<blocks::CreditCounterSlot> credits;  // input-queued: credit counters
     std::vector<VcId> take;                      // IQ: VCs that took a credit this cycle
     Ring<std::pair<Cycle, Flit>> traversal;      // granted flits crossing the switch
     Ring<std::pair<Cycle, CreditLanes>> credit_link;  // sampled credits not yet due
@@ -286,7 +290,7 @@ class Router final : public sc_core::sc_module,
   std::uint32_t vcs_per_level_;
   std::uint32_t queues_per_vc_;
   bool voq_, cioq_, vct_;
-  blocks::SwitchAllocator allocator_;
+  blocks::SwitchAllocatorSlot allocator_;
   RngStream rng_;
   std::unique_ptr<RoutingState> route_state_;  // the routing function's state for this router (or none)
   Cycle now_ = 0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "rtl_loop/source.hpp"
 #include "sim/memory_guard.hpp"
 #include "traffic/pattern.hpp"
 
@@ -42,7 +43,16 @@ const Schema& SimConfig::schema() {
         .field("memory_limit_mb", &SimConfig::memory_limit_mb, std::uint64_t{0},
                "refuse a network whose estimated memory exceeds this many MB (0 = half of the machine's memory; "
                "the estimate is in stats.json perf.memory_estimate_mb)",
-               {0, std::uint64_t{1} << 40});
+               {0, std::uint64_t{1} << 40})
+        .str("rtl", &SimConfig::rtl, "",
+               "RTL in the loop: every router and NIC steps the Verilated RTL of these mirrored blocks instead of "
+               "their C++ cores (comma-separated block names, or all; see docs/rtl-verification.md)")
+        .field("rtl_check", &SimConfig::rtl_check, false,
+               "with rtl: also run the C++ cores and compare every output of every call; the first difference "
+               "stops the run (model error)")
+        .str("rtl_mutant", &SimConfig::rtl_mutant, "",
+               "test only: use this deliberately broken RTL build (rtl/CMakeLists.txt, MUTANT) where its block "
+               "runs as RTL, to show that rtl_check catches it");
     return true;
   }();
   (void)init;
@@ -72,6 +82,10 @@ namespace {
 
 void validate(const Config& c, const config::BindContext& ctx) {
   const RouterConfig& r = c.router;
+  if (const std::string why = rtl_loop::check_spec(c.sim.rtl); !why.empty()) ctx.fail("sim.rtl", why);
+  if (const std::string why = rtl_loop::check_mutant(c.sim.rtl_mutant); !why.empty()) ctx.fail("sim.rtl_mutant", why);
+  if ((c.sim.rtl_check || !c.sim.rtl_mutant.empty()) && c.sim.rtl.empty())
+    ctx.fail(c.sim.rtl_check ? "sim.rtl_check" : "sim.rtl_mutant", "needs RTL in the loop (sim.rtl)");
   if (r.speedup > 1 && r.output_buffer == 0)
     ctx.fail("router.speedup", "a crossbar speedup of " + std::to_string(r.speedup) +
                                    " needs output queues (set router.output_buffer > 0)");

@@ -26,6 +26,9 @@ struct SimConfig {
   bool latency_from_first_injection = false;
   std::vector<std::uint32_t> ejection_series;  // nodes whose ejection-link flits are recorded per series window
   std::uint64_t memory_limit_mb = 0;  // 0: half of the machine's memory
+  std::string rtl;                     // RTL in the loop: "", "all" or block names, comma-separated
+  bool rtl_check = false;
+  std::string rtl_mutant;              // test only: a deliberately broken RTL build
   static const config::Schema& schema();
 };
 

@@ -222,6 +222,13 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--seed", seed, "run seed (overrides `seed`)")->check(CLI::Range(0LL, (1LL << 62)));
   run->add_option("--out", out_dir, "output directory (default: out)");
   run->add_flag("--quiet,-q", quiet, "no summary and no progress line");
+  std::string rtl, rtl_mutant;
+  bool rtl_check = false;
+  run->add_option("--rtl", rtl,
+                  "RTL in the loop: step the Verilated RTL of these blocks (comma-separated, or all) in every router and "
+                  "NIC (sets sim.rtl)");
+  run->add_flag("--rtl-check", rtl_check, "with --rtl: also run the C++ cores and stop at the first difference (sim.rtl_check)");
+  run->add_option("--rtl-mutant", rtl_mutant, "test only: a deliberately broken RTL build (sim.rtl_mutant)");
   DebugOptions dbg;
   auto* trace_opt = run->add_option("--trace", dbg.trace_file, "write a VCD waveform of the selected routers and NICs");
   run->add_option("--trace-scope", dbg.trace_scopes,
@@ -258,6 +265,10 @@ int sc_main(int argc, char* argv[]) {
     return app.exit(e) == 0 ? kExitOk : kExitConfig;
   }
   dbg.trace = trace_opt->count() > 0;  // `--trace ''` too: an error, not a silent no-trace run
+  // The RTL options are the sim.rtl* keys, after the --set overrides.
+  if (!rtl.empty()) sets.push_back("sim.rtl=" + rtl);
+  if (rtl_check) sets.push_back("sim.rtl_check=true");
+  if (!rtl_mutant.empty()) sets.push_back("sim.rtl_mutant=" + rtl_mutant);
 
   try {
     if (*run) return run_command(file, sets, seed, out_dir, quiet, dbg);

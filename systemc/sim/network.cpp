@@ -27,6 +27,7 @@ Network::Network(sc_core::sc_module_name name, const Config& cfg)
   vc_levels_ = routing_->vc_levels();
   MechanismContext mctx{*topology_, cfg_.router, cfg_.seed, cfg_.nic.acks, packets_.format(), cfg_.link, cfg_.nic};
   mechanism_ = cfg_.cc.params->create(mctx);
+  blocks_ = rtl_loop::make_source(cfg_.sim.rtl, cfg_.sim.rtl_check, cfg_.sim.rtl_mutant, period_);
   const auto vnets = mechanism_->vnets();
   std::vector<std::uint8_t> prio;
   for (const auto& v : vnets) prio.push_back(v.priority);
@@ -69,7 +70,7 @@ Network::Network(sc_core::sc_module_name name, const Config& cfg)
       ports.push_back(spec);
     }
     RouterEnv env{cfg_.router, topo, *routing_, *mechanism_, packets_, vc_levels_, prio, cfg_.seed, cfg_.sim.series_window,
-                  period_};
+                  period_, blocks_.get()};
     routers_.push_back(std::make_unique<Router>(("router_" + std::to_string(r)).c_str(), r, std::move(ports), env));
     Router& R = *routers_.back();
     R.attach(mechanism_->router_hooks(R, R.mechanism_counters()));
@@ -94,12 +95,14 @@ Network::Network(sc_core::sc_module_name name, const Config& cfg)
                acks,
                mechanism_->keeps_retransmit_buffer(),
                cfg_.sim.series_window,
-               period_};
+               period_,
+               blocks_.get()};
     nics_.push_back(std::make_unique<Nic>(("nic_" + std::to_string(n)).c_str(), n, env));
     Nic& N = *nics_.back();
     N.attach(mechanism_->nic_hooks(N, N.mechanism_counters()));
     N.clk(clk);
   }
+  if (blocks_) blocks_->check_complete();
   // Links: per router output port, one flit signal (written by that port) and one credit
   // signal (written by that port's input side, read by the peer's output side).
   auto flit_sig = [&](const std::string& nm) {

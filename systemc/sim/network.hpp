@@ -15,6 +15,7 @@
 #include "core/packet.hpp"
 #include "nic/nic.hpp"
 #include "router/router.hpp"
+#include "rtl_loop/source.hpp"
 #include "sim/config.hpp"
 #include "traffic/generator.hpp"
 
@@ -55,6 +56,8 @@ class Network : public sc_core::sc_module, public NetworkBuilder {
   const std::vector<ResolvedClass>& classes() const { return generator_->classes(); }
   std::uint8_t vc_levels() const { return vc_levels_; }
   Cycle now() const;
+  // Rethrows a model error a component raised during the last sc_start (ClockDomain).
+  void rethrow_error() const { domain_->rethrow_error(); }
   // Whether the links carry the exact value every cycle (a flit or credit is cleared the cycle
   // after it was written), as waveforms show it, or only the changes (core/flit.hpp, channel
   // protocol; the default). Set before the simulation starts; NetworkTrace sets it.
@@ -84,6 +87,7 @@ class Network : public sc_core::sc_module, public NetworkBuilder {
   std::shared_ptr<const Topology> topology_;        // built by load_config (Config::built)
   std::shared_ptr<const RoutingFunction> routing_;
   std::unique_ptr<Mechanism> mechanism_;
+  std::unique_ptr<rtl_loop::RtlSource> blocks_;  // RTL in the loop (sim.rtl), or null: the C++ cores
   PacketPool packets_;
   std::unique_ptr<NetworkStats> stats_;
   std::uint8_t vc_levels_ = 1;

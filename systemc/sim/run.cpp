@@ -185,6 +185,7 @@ RunResult run_network(Network& net, const RunOptions& opt) {
       Cycle step = target - net.now();
       for (auto* o : observers) step = std::min(step, o->next_stop(net.now()) - net.now());
       sc_core::sc_start(static_cast<double>(step) * period);
+      net.rethrow_error();
       for (auto* o : observers) o->at(net.now());
     }
   };

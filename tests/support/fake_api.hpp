@@ -145,6 +145,8 @@ class FakeRouter : public RouterApi {
   PortId num_ports() const override { return static_cast<PortId>(ports_.size()); }
   const PortInfo& port(PortId p) const override { return ports_.at(p); }
   std::uint32_t output_buffer() const override { return oq_depth; }
+  const blocks::BlockSource* block_source() const override { return nullptr; }
+  const char* component_name() const override { return "fake_router"; }
   std::uint32_t num_vcs() const override { return num_vcs_; }
   std::uint8_t vnet_of_vc(VcId vc) const override { return static_cast<std::uint8_t>(vc / vcs_per_vnet_); }
   PortId terminal_port_of(NodeId n) const override {

@@ -13,6 +13,7 @@
 
 #include "blocks/ecn_marker.hpp"
 #include "blocks/injection_engine.hpp"
+#include "blocks/swap.hpp"
 #include "cc/mechanism.hpp"
 #include "core/trace_sink.hpp"
 #include "core/watch.hpp"
@@ -122,7 +123,8 @@ class EcnRouterHooks : public RouterHooks {
       const std::uint32_t capacity =
           p_.measure == MeasuredBuffer::OutputQueue ? router.output_buffer() : router.port(port).in_depth;
       const auto t = static_cast<std::uint32_t>(p_.threshold * static_cast<double>(capacity));
-      markers_.emplace_back(blocks::EcnMarkerParams{t, p_.marking_rate});
+      markers_.emplace_back(blocks::EcnMarkerParams{t, p_.marking_rate}, capacity, router.block_source(),
+                            std::string(router.component_name()) + " port " + std::to_string(port));
     }
   }
   ArrivalAction on_arrival(RouterApi& api, Packet& pkt, const BufferState& b) override {
@@ -144,7 +146,7 @@ class EcnRouterHooks : public RouterHooks {
   void decide(RouterApi& api, Packet& pkt, const BufferState& b) {
     // Only data packets are eligible: for the others the marker neither marks nor changes state.
     if (pkt.kind != PacketKind::Data) return;
-    blocks::EcnMarker& m = markers_[b.port];
+    blocks::EcnMarkerSlot& m = markers_[b.port];
     const std::uint32_t occ = p_.measure == MeasuredBuffer::Voq ? b.voq_occupancy : b.occupancy;
     if (m.mark(true, true, occ)) {
       pkt.set(f_.fecn);
@@ -158,7 +160,7 @@ class EcnRouterHooks : public RouterHooks {
   }
   const EcnParams& p_;
   EcnFormat f_;
-  std::vector<blocks::EcnMarker> markers_;  // per port
+  std::vector<blocks::EcnMarkerSlot> markers_;  // per port
   std::uint64_t marks_ = 0;
 };
 

@@ -1,0 +1,46 @@
+// The Verilated parameter sets ccnet was built with (generated from rtl/CMakeLists.txt,
+// ccn_rtl_loop_set lines, into <build>/rtl/rtl_loop_sets.cpp).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "blocks/swap.hpp"
+
+namespace ccnet::rtl_loop {
+
+// What every adapter needs besides its parameters.
+struct AdapterContext {
+  std::string where;        // the instance, e.g. "net.router_3 output 2 vc 1"
+  bool check = false;       // also run the C++ core and compare
+  sc_core::sc_time period;  // of the clock (the cycle in messages)
+};
+
+inline unsigned clog2(std::uint64_t n) {  // $clog2
+  unsigned w = 0;
+  while ((1ull << w) < n) ++w;
+  return w;
+}
+inline unsigned idx_width(std::uint64_t n) { return n > 1 ? clog2(n) : 1u; }
+
+template <class P, class I>
+struct LoopSet {
+  const char* params;  // RTL parameters in RTL order, "Init=4 MaxGive=4"
+  const char* mutant;  // "" or the name of a deliberately broken build (mutation test)
+  std::unique_ptr<I> (*make)(const P&, const AdapterContext&);
+};
+
+const std::vector<LoopSet<blocks::CreditCounterParams, blocks::CreditCounterImpl>>& credit_counter_sets();
+const std::vector<LoopSet<blocks::OutputArbiterParams, blocks::OutputArbiterImpl>>& output_arbiter_sets();
+const std::vector<LoopSet<blocks::SwitchAllocatorParams, blocks::SwitchAllocatorImpl>>& switch_allocator_sets();
+// The ECN marker's parameters with the RTL's occupancy width (the measured buffer's capacity).
+struct EcnMarkerSetParams {
+  blocks::EcnMarkerParams core;
+  std::uint32_t max_occupancy;
+};
+const std::vector<LoopSet<EcnMarkerSetParams, blocks::EcnMarkerImpl>>& ecn_marker_sets();
+
+}  // namespace ccnet::rtl_loop

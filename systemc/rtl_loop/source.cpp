@@ -1,0 +1,147 @@
+#include "rtl_loop/source.hpp"
+
+#include <algorithm>
+#include <sstream>
+#include <vector>
+
+#include "core/config.hpp"
+#include "rtl_loop/sets.hpp"
+
+namespace ccnet::rtl_loop {
+
+namespace {
+
+// Blocks that can be swapped, in the order of `--rtl all`.
+const std::vector<std::string> kLoopBlocks = {"credit_counter", "output_arbiter", "switch_allocator", "ecn_marker"};
+// Mirrored blocks with RTL that the loop cannot swap yet (docs/rtl-verification.md).
+const std::vector<std::string> kNotYet = {"rr_arbiter", "injection_engine", "lhrp_scheduler",
+                                          "crp_table", "credit_arbiter"};
+
+std::vector<std::string> split(const std::string& spec) {
+  std::vector<std::string> out;
+  std::stringstream ss(spec);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    item.erase(0, item.find_first_not_of(" \t"));
+    item.erase(item.find_last_not_of(" \t") + 1);
+    out.push_back(item);
+  }
+  return out;
+}
+
+std::string key(const blocks::CreditCounterParams& p) {
+  return "Init=" + std::to_string(p.init) + " MaxGive=" + std::to_string(p.max_give);
+}
+std::string key(const blocks::OutputArbiterParams& p) {
+  return "NumVc=" + std::to_string(p.num_vc) + " NumPrio=" + std::to_string(p.num_prio) +
+         " Credits=" + std::to_string(p.credits) + " MaxGive=" + std::to_string(p.max_give) +
+         " Vct=" + (p.vct ? "1" : "0") + " LenW=" + std::to_string(clog2(p.credits + 2ull));
+}
+std::string key(const blocks::SwitchAllocatorParams& p) {
+  return "NumIn=" + std::to_string(p.num_in) + " NumOut=" + std::to_string(p.num_out) +
+         " ReqsPerIn=" + std::to_string(p.reqs_per_in) + " NumPrio=" + std::to_string(p.num_prio) +
+         " SpeedupIn=" + std::to_string(p.speedup_in) + " SpeedupOut=" + std::to_string(p.speedup_out);
+}
+
+}  // namespace
+
+RtlSource::RtlSource(std::vector<std::string> blocks, bool all, bool check, std::string mutant, sc_core::sc_time period)
+    : blocks_(std::move(blocks)), all_(all), check_(check), mutant_(std::move(mutant)), period_(period) {}
+
+std::string key(const EcnMarkerSetParams& p) {
+  const unsigned w = std::max(1u, clog2(p.max_occupancy + 1ull));
+  return "OccWidth=" + std::to_string(w) + " Threshold=" + std::to_string(p.core.threshold) +
+         " MarkingRate=" + std::to_string(p.core.marking_rate);
+}
+
+template <class P, class I>
+std::unique_ptr<I> RtlSource::find(const std::vector<LoopSet<P, I>>& sets, const char* block, const P& p,
+                                   const std::string& where) const {
+  if (std::find(blocks_.begin(), blocks_.end(), block) == blocks_.end()) return nullptr;
+  used_.insert(block);
+  const std::string k = key(p);
+  const LoopSet<P, I>* real = nullptr;
+  for (const auto& s : sets) {
+    if (k != s.params) continue;
+    if (!mutant_.empty() && mutant_ == s.mutant) return s.make(p, AdapterContext{where, check_, period_});
+    if (*s.mutant == '\0') real = &s;
+  }
+  if (real) return real->make(p, AdapterContext{where, check_, period_});
+  missing_.emplace(std::string(block) + " " + k, where);  // the first instance that needs it
+  return nullptr;
+}
+
+std::unique_ptr<blocks::CreditCounterImpl> RtlSource::credit_counter(const blocks::CreditCounterParams& p,
+                                                                     const std::string& where) const {
+  return find(credit_counter_sets(), "credit_counter", p, where);
+}
+std::unique_ptr<blocks::OutputArbiterImpl> RtlSource::output_arbiter(const blocks::OutputArbiterParams& p,
+                                                                     const std::string& where) const {
+  return find(output_arbiter_sets(), "output_arbiter", p, where);
+}
+std::unique_ptr<blocks::SwitchAllocatorImpl> RtlSource::switch_allocator(const blocks::SwitchAllocatorParams& p,
+                                                                         const std::string& where) const {
+  return find(switch_allocator_sets(), "switch_allocator", p, where);
+}
+
+std::unique_ptr<blocks::EcnMarkerImpl> RtlSource::ecn_marker(const blocks::EcnMarkerParams& p, std::uint32_t max_occupancy,
+                                                             const std::string& where) const {
+  return find(ecn_marker_sets(), "ecn_marker", EcnMarkerSetParams{p, max_occupancy}, where);
+}
+
+void RtlSource::check_complete() const {
+  if (!all_)
+    for (const auto& b : blocks_)
+      if (!used_.count(b))
+        throw config::ConfigError("sim.rtl: no router or NIC of this network uses block " + b +
+                                  " (so it would run no RTL; name only blocks the network has, or all)");
+  if (missing_.empty()) return;
+  std::string msg = "sim.rtl: this ccnet was not built with the RTL parameter sets the network needs:";
+  for (const auto& [set, where] : missing_) msg += "\n  " + set + " (first needed by " + where + ")";
+  msg += "\nadd one `ccn_rtl_loop_set(<block> <name> <parameters>)` line per set to rtl/CMakeLists.txt and rebuild "
+         "(docs/rtl-verification.md, \"RTL in the loop\")";
+  throw config::ConfigError(msg);
+}
+
+std::string loop_blocks() {
+  std::string s;
+  for (const auto& b : kLoopBlocks) s += (s.empty() ? "" : ", ") + b;
+  return s;
+}
+
+std::string check_spec(const std::string& spec) {
+  if (spec.empty() || spec == "all") return "";
+  for (const auto& b : split(spec)) {
+    if (std::find(kLoopBlocks.begin(), kLoopBlocks.end(), b) != kLoopBlocks.end()) continue;
+    if (std::find(kNotYet.begin(), kNotYet.end(), b) != kNotYet.end())
+      return "block " + b + " has RTL but cannot run in the loop yet (blocks that can: " + loop_blocks() + ", or all)";
+    return "unknown block '" + b + "' (blocks with RTL in the loop: " + loop_blocks() + ", or all)";
+  }
+  return "";
+}
+
+std::string check_mutant(const std::string& mutant) {
+  if (mutant.empty()) return "";
+  std::string names;
+  auto scan = [&](const auto& sets) {
+    for (const auto& s : sets)
+      if (*s.mutant != '\0') {
+        if (mutant == s.mutant) return true;
+        names += std::string(names.empty() ? "" : ", ") + s.mutant;
+      }
+    return false;
+  };
+  if (scan(credit_counter_sets()) || scan(output_arbiter_sets()) || scan(switch_allocator_sets()) ||
+      scan(ecn_marker_sets()))
+    return "";
+  return "unknown RTL mutant '" + mutant + "' (built: " + (names.empty() ? "none" : names) + ")";
+}
+
+std::unique_ptr<RtlSource> make_source(const std::string& spec, bool check, const std::string& mutant,
+                                       sc_core::sc_time period) {
+  if (spec.empty()) return nullptr;
+  const bool all = spec == "all";
+  return std::make_unique<RtlSource>(all ? kLoopBlocks : split(spec), all, check, mutant, period);
+}
+
+}  // namespace ccnet::rtl_loop
