@@ -65,7 +65,7 @@ class SaaRouter final : public RouterHooks {
       if (it != table.end()) {
         r = it->second;
       } else {
-        r = api.default_route(p, in);
+        r = untracked(api, p, in);
         if (p.kind == PacketKind::Data) ++misses_;
       }
       if (p.kind == k_.probe) p.payload[kMaxWeight] = std::max(p.payload[kMaxWeight], weight_[r.port]);
@@ -121,7 +121,7 @@ class SaaRouter final : public RouterHooks {
       ++prc_live_;
     } else {
       ++prc_full_;
-      best = def;  // a full table: the default port, no entry (section 4)
+      best = untracked(api, p, in);  // a full table: the default path, no entry (section 4)
     }
     const std::uint64_t w = p.payload[kWeight];
     ++flows_[best.port];
@@ -131,6 +131,19 @@ class SaaRouter final : public RouterHooks {
     flows_peak_ = std::max<std::uint64_t>(flows_peak_, flows_[best.port]);
     p.payload[kMaxWeight] = std::max(p.payload[kMaxWeight], weight_[best.port]);
     return best;
+  }
+  // The path of a flow without a table entry (a setup found the table full): the default route,
+  // but on the way up a port fixed by the destination (dst mod the up ports) instead of the
+  // routing function's own choice, which may be random (nca) or per packet (spray). Every packet
+  // of the flow, the teardown included, then crosses the links its setup added its weight to,
+  // in order: section 4 assumes static routing for such flows.
+  RouteResult untracked(RouterApi& api, Packet& p, PortId in) const {
+    RouteResult r = api.default_route(p, in);
+    if (tree_ && tree_->role(api.id(), r.port) == MultistageTopology::Role::Up) {
+      const std::vector<PortId>& ups = tree_->up_ports(api.id());
+      r.port = ups[p.dst % ups.size()];
+    }
+    return r;
   }
   std::uint64_t metric(PortId o) const { return p_.metric == Params::Metric::Flows ? flows_[o] : weight_[o]; }
 
@@ -407,8 +420,9 @@ struct PresetParams : Params {
           .field("rates", &Params::rates, kRates,
                  "explicit SAA rates r_f = w_f / W_f, paced per source by periodic selection (false: line rate)")
           .field("prc_entries", &Params::prc_entries, 0u,
-                 "flow-table (PRC) entries per input port; a setup finding it full takes the default port and records "
-                 "nothing (0: unlimited, the paper's experiments)",
+                 "flow-table (PRC) entries per input port; a setup finding it full takes the default path (going up: the "
+                 "port dst mod the up ports, the same for every packet of the flow) and records nothing (0: unlimited, "
+                 "the paper's experiments)",
                  {0, 1u << 24})
           .choice("metric", &Params::metric, Params::Metric::Flows,
                   {{"flows", Params::Metric::Flows}, {"weight", Params::Metric::Weight}},
