@@ -74,8 +74,8 @@ void TrafficGenerator::sample_deliveries() {
 bool TrafficGenerator::class_done(std::uint32_t cls, Cycle now) const {
   const ResolvedClass& c = classes_[cls];
   if (!active(c) || c.config.stop <= now) return true;
-  if (c.config.phase()) return !waiting_[cls] && sources_done_[cls] == c.sources.size();
-  return c.config.messages > 0 && !waiting_[cls] && sources_done_[cls] == c.sources.size();
+  // A phase or a message limit: done once every source posted its last message.
+  return (c.config.phase() || c.config.messages > 0) && !waiting_[cls] && sources_done_[cls] == c.sources.size();
 }
 
 bool TrafficGenerator::finished(Cycle now) const {
