@@ -65,7 +65,7 @@ class SaaRouter final : public RouterHooks {
       if (it != table.end()) {
         r = it->second;
       } else {
-        r = untracked(api, p, in);
+        r = untracked(api, api.default_route(p, in), p);
         if (p.kind == PacketKind::Data) ++misses_;
       }
       if (p.kind == k_.probe) p.payload[kMaxWeight] = std::max(p.payload[kMaxWeight], weight_[r.port]);
@@ -121,7 +121,7 @@ class SaaRouter final : public RouterHooks {
       ++prc_live_;
     } else {
       ++prc_full_;
-      best = untracked(api, p, in);  // a full table: the default path, no entry (section 4)
+      best = untracked(api, def, p);  // a full table: the default path, no entry (section 4)
     }
     const std::uint64_t w = p.payload[kWeight];
     ++flows_[best.port];
@@ -137,8 +137,8 @@ class SaaRouter final : public RouterHooks {
   // routing function's own choice, which may be random (nca) or per packet (spray). Every packet
   // of the flow, the teardown included, then crosses the links its setup added its weight to,
   // in order: section 4 assumes static routing for such flows.
-  RouteResult untracked(RouterApi& api, Packet& p, PortId in) const {
-    RouteResult r = api.default_route(p, in);
+  // `r` is the routing function's answer for the packet (asked once: it may keep per-flow state).
+  RouteResult untracked(RouterApi& api, RouteResult r, const Packet& p) const {
     if (tree_ && tree_->role(api.id(), r.port) == MultistageTopology::Role::Up) {
       const std::vector<PortId>& ups = tree_->up_ports(api.id());
       r.port = ups[p.dst % ups.size()];
