@@ -68,16 +68,19 @@ module ccn_saa_link_unit #(
   logic               error_q;
 
   // ------------------------------------------------------------------------------------------
-  // The lanes, in order.
+  // The lanes, in order. violation_o is accumulated here rather than assigned as |bad_o: with
+  // NumLanes = 1, Verilator 5.006 left such an assign one evaluation behind its input (the
+  // co-simulation caught it).
   always_comb begin : p_lanes
     logic [WeightW-1:0] w, wk, mk, rest;
     logic [WeightW:0]   sum;
     logic [CountW-1:0]  n, left;
     logic               two, zero, add_bad, sub_bad, bad;
-    w      = weight_q;
-    n      = flows_q;
-    wmax_o = '0;
-    bad_o  = '0;
+    w           = weight_q;
+    n           = flows_q;
+    wmax_o      = '0;
+    bad_o       = '0;
+    violation_o = 1'b0;
     for (int unsigned k = 0; k < NumLanes; k++) begin
       wk      = weight_i[k*WeightW +: WeightW];
       mk      = wmax_i[k*WeightW +: WeightW];
@@ -89,7 +92,8 @@ module ccn_saa_link_unit #(
       add_bad = sum[WeightW] || n == {CountW{1'b1}};
       sub_bad = wk > w || n == '0 || CmpW'(rest) < CmpW'(left) || (n == CountW'(1) && rest != '0);
       bad     = two || zero || (start_i[k] && add_bad) || (end_i[k] && sub_bad);
-      bad_o[k] = bad;
+      bad_o[k]    = bad;
+      violation_o = violation_o || bad;
       if (bad) begin
         wmax_o[k*WeightW +: WeightW] = '0;
       end else if (start_i[k]) begin
@@ -109,8 +113,6 @@ module ccn_saa_link_unit #(
     weight_d = w;
     flows_d  = n;
   end
-
-  assign violation_o = |bad_o;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : p_state
     if (!rst_ni) begin

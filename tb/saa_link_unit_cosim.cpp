@@ -241,11 +241,8 @@ class SaaLinkUnitBench : public cosim::Harness {
     for (unsigned k = 0; k < L; ++k) {
       Lane& l = lanes[k];
       if (in_reset) {
-        l.start = rng.chance(0.3), l.end = rng.chance(0.3), l.probe = rng.chance(0.3);
-        l.weight = rng.bits(WW), l.wmax = rng.bits(WW);
-        continue;
-      }
-      if (directed_violations() && c >= 2 && c <= 4 && k == 0) {
+        // Idle lanes (garbage below): the state restarts at 0.
+      } else if (directed_violations() && c >= 2 && c <= 4 && k == 0) {
         l = violation(rng, c == 2 ? 0 : c == 3 ? 1 : 4);
         if (c == 4) l.weight = sum_ + 1 <= kMaxW && sum_ < kMaxW ? sum_ + 1 : 0;  // above W_l (no flow at a run start)
       } else if (directed_violations() && rng.chance(opt().violate)) {
