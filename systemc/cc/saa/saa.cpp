@@ -10,6 +10,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "blocks/saa_link_unit.hpp"
 #include "core/trace_sink.hpp"
 #include "topology/multistage.hpp"
 
@@ -45,10 +46,23 @@ struct Kinds {
 
 // ---- switch: per-input-port flow tables (PRC), flow counts and W_l per output ----------------
 
+// A link unit (blocks/saa_link_unit.hpp, the RTL's ccn_saa_link_unit) as wide as the model's
+// counters; a contract violation (W_l negative or not back to 0, an overflow) is a model error.
+blocks::SaaLinkUnit make_link_unit() { return blocks::SaaLinkUnit(blocks::SaaLinkUnitParams{64, 32}); }
+// The lane's W_f; a violation throws naming the link: router `id`'s output `port`, or (port < 0)
+// NIC `id`'s injection link.
+std::uint64_t checked(const blocks::SaaLinkResult& r, std::uint32_t id, int port, MessageId flow) {
+  if (r.bad())
+    throw std::logic_error("saa: " + (port < 0 ? "NIC " + std::to_string(id) + " injection link"
+                                               : "router " + std::to_string(id) + " output " + std::to_string(port)) +
+                           ": flow " + std::to_string(flow) + ": " + blocks::describe(r.violation));
+  return r.wmax;
+}
+
 class SaaRouter final : public RouterHooks {
  public:
   SaaRouter(RouterApi& api, CounterSet& c, const Params& p, const Kinds& k, const MultistageTopology* tree)
-      : p_(p), k_(k), tree_(tree), prc_(api.num_ports()), flows_(api.num_ports(), 0), weight_(api.num_ports(), 0),
+      : p_(p), k_(k), tree_(tree), prc_(api.num_ports()), links_(api.num_ports(), make_link_unit()),
         setups_(c.counter("setups")), adaptive_(c.counter("setups_off_default")), prc_full_(c.counter("prc_full")),
         misses_(c.counter("circuit_misses")), prc_live_(c.counter("prc_live")), w_live_(c.counter("w_live")),
         w_peak_(c.counter("w_peak", CounterSet::Merge::Max)), flows_peak_(c.counter("link_flows_peak", CounterSet::Merge::Max)) {}
@@ -68,18 +82,15 @@ class SaaRouter final : public RouterHooks {
         r = untracked(api, p, in);
         if (p.kind == PacketKind::Data) ++misses_;
       }
-      if (p.kind == k_.probe) p.payload[kMaxWeight] = std::max(p.payload[kMaxWeight], weight_[r.port]);
+      if (p.kind == k_.probe)
+        p.payload[kMaxWeight] = checked(links_[r.port].probe(p.payload[kMaxWeight]), api.id(), static_cast<int>(r.port), p.message);
       if (p.kind == k_.teardown) {
         if (it != table.end()) {
           table.erase(it);
           --prc_live_;
         }
         const std::uint64_t w = p.payload[kWeight];
-        if (flows_[r.port] == 0 || weight_[r.port] < w)
-          throw std::logic_error("saa: router " + std::to_string(api.id()) + " output " + std::to_string(r.port) +
-                                 ": announce-end of flow " + std::to_string(p.message) + " would make W_l negative");
-        --flows_[r.port];
-        weight_[r.port] -= w;
+        checked(links_[r.port].end(w), api.id(), static_cast<int>(r.port), p.message);
         w_live_ -= w;
       }
       return r;
@@ -88,9 +99,9 @@ class SaaRouter final : public RouterHooks {
   }
 
   void trace(TraceSink& sink) override {
-    for (PortId o = 0; o < weight_.size(); ++o) {
-      sink.value(weight_[o], "saa.W_l_" + std::to_string(o));
-      sink.value(flows_[o], "saa.flows_" + std::to_string(o));
+    for (PortId o = 0; o < links_.size(); ++o) {
+      sink.value(links_[o].weight_ref(), "saa.W_l_" + std::to_string(o));
+      sink.value(links_[o].flows_ref(), "saa.flows_" + std::to_string(o));
     }
   }
 
@@ -128,12 +139,11 @@ class SaaRouter final : public RouterHooks {
   // The setup of a flow crosses output `best`: count the flow and its weight there (announce-start).
   RouteResult add_flow(RouteResult best, Packet& p) {
     const std::uint64_t w = p.payload[kWeight];
-    ++flows_[best.port];
-    weight_[best.port] += w;
+    blocks::SaaLinkUnit& link = links_[best.port];
+    p.payload[kMaxWeight] = checked(link.start(w, p.payload[kMaxWeight]), api.id(), static_cast<int>(best.port), p.message);
     w_live_ += w;
-    w_peak_ = std::max(w_peak_, weight_[best.port]);
-    flows_peak_ = std::max<std::uint64_t>(flows_peak_, flows_[best.port]);
-    p.payload[kMaxWeight] = std::max(p.payload[kMaxWeight], weight_[best.port]);
+    w_peak_ = std::max(w_peak_, link.weight());
+    flows_peak_ = std::max<std::uint64_t>(flows_peak_, link.flows());
     return best;
   }
   // The path of a flow without a table entry (its setup found this input's table full): the
@@ -147,14 +157,13 @@ class SaaRouter final : public RouterHooks {
     if (tree_) MultistageRoute::pin_via(p, p.dst);
     return api.default_route(p, in);
   }
-  std::uint64_t metric(PortId o) const { return p_.metric == Params::Metric::Flows ? flows_[o] : weight_[o]; }
+  std::uint64_t metric(PortId o) const { return p_.metric == Params::Metric::Flows ? links_[o].flows() : links_[o].weight(); }
 
   const Params& p_;
   Kinds k_;
   const MultistageTopology* tree_;
   std::vector<std::unordered_map<MessageId, RouteResult>> prc_;  // per input port: flow -> output
-  std::vector<std::uint32_t> flows_;                             // per output: flows set up on it
-  std::vector<std::uint64_t> weight_;                            // per output: W_l (flits)
+  std::vector<blocks::SaaLinkUnit> links_;                       // per output: W_l (flits), flows set up on it
   std::uint64_t &setups_, &adaptive_, &prc_full_, &misses_, &prc_live_, &w_live_, &w_peak_, &flows_peak_;
 };
 
@@ -276,7 +285,7 @@ class SaaNic final : public NicHooks {
       f.fin = true;
       if (!f.outstanding) teardown(api, dst);
     } else if (p.kind == k_.teardown_return) {
-      w_injection_ -= f.weight;
+      checked(injection_.end(f.weight), api.id(), -1, f.message);
       --circuits_open_;
       f.state = State::Idle;
       f.outstanding = false;
@@ -288,8 +297,11 @@ class SaaNic final : public NicHooks {
     if (!starting_.empty()) {
       // Announce every flow posted this cycle on the injection link first, so the first setup
       // already carries the source's whole W_l (paper: the HCA's own link register).
-      for (NodeId d : starting_) w_injection_ += flows_[d].pending.front().flits;
-      w_inj_peak_ = std::max(w_inj_peak_, w_injection_);
+      for (NodeId d : starting_) {
+        const MessageInfo& m = flows_[d].pending.front();
+        checked(injection_.start(m.flits, 0), api.id(), -1, m.id);
+      }
+      w_inj_peak_ = std::max(w_inj_peak_, injection_.weight());
       for (NodeId d : starting_) {
         Flow& f = flows_[d];
         const MessageInfo m = f.pending.front();
@@ -302,7 +314,7 @@ class SaaNic final : public NicHooks {
         f.max_weight = 0;
         f.outstanding = true;
         if (pacer_) pacer_->reset(d);
-        send(api, k_.setup, d, m.id, m.flits, w_injection_);
+        send(api, k_.setup, d, m.id, m.flits, injection_.weight());
       }
       starting_.clear();
     }
@@ -315,7 +327,7 @@ class SaaNic final : public NicHooks {
       } else if (api.now() >= f.probe_at) {
         f.outstanding = true;
         ++probes_;
-        send(api, k_.probe, d, f.message, f.weight, w_injection_);
+        send(api, k_.probe, d, f.message, f.weight, injection_.weight());
         probing_[i] = probing_.back();
         probing_.pop_back();
       } else {
@@ -369,7 +381,7 @@ class SaaNic final : public NicHooks {
   std::unique_ptr<PsPacer> pacer_;
   std::vector<NodeId> starting_, probing_;
   std::unordered_map<MessageId, Received> received_;
-  std::uint64_t w_injection_ = 0;  // W_l of the injection link (the source's announced flows)
+  blocks::SaaLinkUnit injection_ = make_link_unit();  // W_l of the injection link (the source's announced flows)
   std::uint64_t &probes_, &flows_done_, &completion_max_, &completion_sum_, &out_of_order_, &circuits_open_, &w_inj_peak_;
 };
 
