@@ -39,7 +39,7 @@ TEST_CASE("SAA link unit: announce-start adds and returns max(p.W_f, W_l), probe
   CHECK(link.invariants_hold());
 }
 
-TEST_CASE("SAA link unit: lanes of one cycle see the lanes before them; eval is pure", "[saa][saa_link_unit]") {
+TEST_CASE("SAA link unit: lanes of one cycle see the lanes before them, and eval is pure", "[saa][saa_link_unit]") {
   SaaLinkUnit link;
   const SaaLinkLane start5{true, false, false, 5, 0}, probe{false, false, true, 0, 0}, end5{false, true, false, 5, 0};
   CHECK(link.eval(start5).wmax == 5);

@@ -111,7 +111,7 @@ class SaaRouter final : public RouterHooks {
     if (p_.prc_entries > 0 && table.size() >= p_.prc_entries) {
       ++setups_;
       ++prc_full_;
-      return add_flow(untracked(api, p, in), p);  // a full table: the default path, no entry (section 4)
+      return add_flow(api, untracked(api, p, in), p);  // a full table: the default path, no entry (section 4)
     }
     const RouteResult def = api.default_route(p, in);
     RouteResult best = def;
@@ -134,10 +134,10 @@ class SaaRouter final : public RouterHooks {
       throw std::logic_error("saa: router " + std::to_string(api.id()) + " input " + std::to_string(in) +
                              ": a second setup for flow " + std::to_string(p.message));
     ++prc_live_;
-    return add_flow(best, p);
+    return add_flow(api, best, p);
   }
   // The setup of a flow crosses output `best`: count the flow and its weight there (announce-start).
-  RouteResult add_flow(RouteResult best, Packet& p) {
+  RouteResult add_flow(RouterApi& api, RouteResult best, Packet& p) {
     const std::uint64_t w = p.payload[kWeight];
     blocks::SaaLinkUnit& link = links_[best.port];
     p.payload[kMaxWeight] = checked(link.start(w, p.payload[kMaxWeight]), api.id(), static_cast<int>(best.port), p.message);
