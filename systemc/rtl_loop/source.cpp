@@ -12,10 +12,10 @@ namespace ccnet::rtl_loop {
 namespace {
 
 // Blocks that can be swapped, in the order of `--rtl all`.
-const std::vector<std::string> kLoopBlocks = {"credit_counter", "output_arbiter", "switch_allocator", "ecn_marker"};
+const std::vector<std::string> kLoopBlocks = {"credit_counter", "output_arbiter", "switch_allocator", "rr_arbiter",
+                                              "ecn_marker",     "injection_engine", "lhrp_scheduler"};
 // Mirrored blocks with RTL that the loop cannot swap yet (docs/rtl-verification.md).
-const std::vector<std::string> kNotYet = {"rr_arbiter", "injection_engine", "lhrp_scheduler",
-                                          "crp_table", "credit_arbiter"};
+const std::vector<std::string> kNotYet = {"crp_table", "credit_arbiter", "mvcm_flow_ctrl", "mvcm_marker"};
 
 std::vector<std::string> split(const std::string& spec) {
   std::vector<std::string> out;
@@ -41,6 +41,23 @@ std::string key(const blocks::SwitchAllocatorParams& p) {
   return "NumIn=" + std::to_string(p.num_in) + " NumOut=" + std::to_string(p.num_out) +
          " ReqsPerIn=" + std::to_string(p.reqs_per_in) + " NumPrio=" + std::to_string(p.num_prio) +
          " SpeedupIn=" + std::to_string(p.speedup_in) + " SpeedupOut=" + std::to_string(p.speedup_out);
+}
+
+std::string key(const blocks::RrArbiterParams& p) {
+  return "NumReq=" + std::to_string(p.num_req) + " NumPrio=" + std::to_string(p.num_prio) + " Lock=" + (p.lock ? "1" : "0") +
+         " NumPass=1 NumGroup=0";
+}
+std::string key(const blocks::InjectionEngineParams& p) {
+  return "NumQueues=" + std::to_string(p.num_queues) + " LenWidth=" + std::to_string(kInjectionLenWidth) +
+         " IpdUnit=" + std::to_string(p.ipd_unit) + " CctiIncrease=" + std::to_string(p.ccti_increase) +
+         " CctiLimit=" + std::to_string(p.ccti_limit) + " TimerPeriod=" + std::to_string(p.timer_period) +
+         " NumBecn=" + std::to_string(kInjectionBecnLanes);
+}
+
+std::string key(const LhrpSchedulerSetParams& p) {
+  return "NumEndpoints=" + std::to_string(p.core.endpoints) + " NumLanes=" + std::to_string(p.lanes) +
+         " LenWidth=" + std::to_string(kLhrpLenWidth) + " QueueWidth=32 TimeWidth=64 BacklogWidth=32 Threshold=" +
+         std::to_string(p.core.threshold);
 }
 
 }  // namespace
@@ -89,6 +106,19 @@ std::unique_ptr<blocks::EcnMarkerImpl> RtlSource::ecn_marker(const blocks::EcnMa
   return find(ecn_marker_sets(), "ecn_marker", EcnMarkerSetParams{p, max_occupancy}, where);
 }
 
+std::unique_ptr<blocks::RrArbiterImpl> RtlSource::rr_arbiter(const blocks::RrArbiterParams& p, const std::string& where) const {
+  return find(rr_arbiter_sets(), "rr_arbiter", p, where);
+}
+std::unique_ptr<blocks::InjectionEngineImpl> RtlSource::injection_engine(const blocks::InjectionEngineParams& p,
+                                                                         const std::string& where) const {
+  return find(injection_engine_sets(), "injection_engine", p, where);
+}
+
+std::unique_ptr<blocks::LhrpSchedulerImpl> RtlSource::lhrp_scheduler(const blocks::LhrpSchedulerParams& p,
+                                                                     std::uint32_t lanes, const std::string& where) const {
+  return find(lhrp_scheduler_sets(), "lhrp_scheduler", LhrpSchedulerSetParams{p, lanes}, where);
+}
+
 void RtlSource::check_complete() const {
   if (!all_)
     for (const auto& b : blocks_)
@@ -131,8 +161,8 @@ std::string check_mutant(const std::string& mutant) {
       }
     return false;
   };
-  if (scan(credit_counter_sets()) || scan(output_arbiter_sets()) || scan(switch_allocator_sets()) ||
-      scan(ecn_marker_sets()))
+  if (scan(credit_counter_sets()) || scan(output_arbiter_sets()) || scan(switch_allocator_sets()) || scan(rr_arbiter_sets()) ||
+      scan(ecn_marker_sets()) || scan(injection_engine_sets()) || scan(lhrp_scheduler_sets()))
     return "";
   return "unknown RTL mutant '" + mutant + "' (built: " + (names.empty() ? "none" : names) + ")";
 }

@@ -37,6 +37,11 @@ class RtlSource final : public blocks::BlockSource {
                                                                 const std::string& where) const override;
   std::unique_ptr<blocks::EcnMarkerImpl> ecn_marker(const blocks::EcnMarkerParams&, std::uint32_t max_occupancy,
                                                     const std::string& where) const override;
+  std::unique_ptr<blocks::RrArbiterImpl> rr_arbiter(const blocks::RrArbiterParams&, const std::string& where) const override;
+  std::unique_ptr<blocks::InjectionEngineImpl> injection_engine(const blocks::InjectionEngineParams&,
+                                                                const std::string& where) const override;
+  std::unique_ptr<blocks::LhrpSchedulerImpl> lhrp_scheduler(const blocks::LhrpSchedulerParams&, std::uint32_t lanes,
+                                                            const std::string& where) const override;
   // After the network is built: throws config::ConfigError for a block named in sim.rtl that no
   // router or NIC uses, and listing every parameter set the selected blocks needed but this ccnet
   // was not built with (block, parameters, first instance) with the line that adds one.
