@@ -473,6 +473,7 @@ class LhrpSchedulerRtl final : public blocks::LhrpSchedulerImpl {
     bits::set(m_->arr_len_i, l * kLhrpLenWidth, kLhrpLenWidth, a.len);
     bits::set(m_->arr_kind_i, l * 2, 2, static_cast<std::uint8_t>(a.kind));
     m_->nack_slots_i = static_cast<std::remove_reference_t<decltype(m_->nack_slots_i)>>(drops_ + (nack_slot ? 1u : 0u));
+    m_->now_i = now;
     m_.eval();
     // The lanes before this one keep their decisions (the NACK slots only run out within a cycle).
     for (unsigned k = 0; k < l; ++k)
