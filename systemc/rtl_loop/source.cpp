@@ -4,6 +4,7 @@
 #include <sstream>
 #include <vector>
 
+#include "blocks/hw_consts.hpp"
 #include "core/config.hpp"
 #include "rtl_loop/sets.hpp"
 
@@ -98,6 +99,15 @@ std::unique_ptr<blocks::OutputArbiterImpl> RtlSource::output_arbiter(const block
 }
 std::unique_ptr<blocks::SwitchAllocatorImpl> RtlSource::switch_allocator(const blocks::SwitchAllocatorParams& p,
                                                                          const std::string& where) const {
+  // No set can be built beyond the RTL's requesters per input (a VOQ router has VCs x outputs).
+  if (p.reqs_per_in > hw::kMaxVcs && std::find(blocks_.begin(), blocks_.end(), "switch_allocator") != blocks_.end()) {
+    used_.insert("switch_allocator");
+    unsupported_.emplace("switch_allocator " + key(p) + ": ReqsPerIn " + std::to_string(p.reqs_per_in) +
+                             " is above the RTL's limit of " + std::to_string(hw::kMaxVcs) +
+                             " requesters per input (ccn_pkg::MaxVcs; VOQ routers have VCs x outputs of them)",
+                         where);
+    return nullptr;
+  }
   return find(switch_allocator_sets(), "switch_allocator", p, where);
 }
 
@@ -125,6 +135,12 @@ void RtlSource::check_complete() const {
       if (!used_.count(b))
         throw config::ConfigError("sim.rtl: no router or NIC of this network uses block " + b +
                                   " (so it would run no RTL; name only blocks the network has, or all)");
+  if (!unsupported_.empty()) {
+    std::string msg = "sim.rtl: the RTL of a block cannot take the parameters this network needs:";
+    for (const auto& [set, where] : unsupported_) msg += "\n  " + set + " (first needed by " + where + ")";
+    msg += "\nrun those blocks as C++: name the other blocks in sim.rtl instead of all (docs/rtl-verification.md, \"RTL in the loop\")";
+    throw config::ConfigError(msg);
+  }
   if (missing_.empty()) return;
   std::string msg = "sim.rtl: this ccnet was not built with the RTL parameter sets the network needs:";
   for (const auto& [set, where] : missing_) msg += "\n  " + set + " (first needed by " + where + ")";

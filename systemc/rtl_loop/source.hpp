@@ -58,6 +58,7 @@ class RtlSource final : public blocks::BlockSource {
   std::string mutant_;
   sc_core::sc_time period_;
   mutable std::map<std::string, std::string> missing_;  // "block parameters" -> first instance
+  mutable std::map<std::string, std::string> unsupported_;  // parameters no set can have -> first instance
   mutable std::set<std::string> used_;                  // blocks some router or NIC asked for
 };
 
