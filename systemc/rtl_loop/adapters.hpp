@@ -341,17 +341,15 @@ class InjectionEngineRtl final : public blocks::InjectionEngineImpl {
         ccti_w_(p.ccti_limit > 0 ? clog2(p.ccti_limit + 1ull) : 1u),
         wait_max_(((1ull << kInjectionLenWidth) - 1) + std::uint64_t{p.ccti_limit} * p.ipd_unit),
         wait_w_(wait_max_ > 1 ? clog2(wait_max_) : 1u),
-        settle_(wait_max_ + (std::uint64_t{p.ccti_limit} + 1) * p.timer_period),
-        nonempty_(p.num_queues, 0) {
+        settle_(wait_max_ + (std::uint64_t{p.ccti_limit} + 1) * p.timer_period) {
     if (chk_.on()) ref_.emplace(p);
   }
   void set_nonempty(std::uint32_t q, bool nonempty) override {
-    nonempty_[q] = nonempty;
+    bits::set(m_->nonempty_i, q, 1, nonempty);
     if (ref_) ref_->set_nonempty(q, nonempty);
   }
   int pick(Cycle now, bool ready) override {
     catch_up(now);
-    for (std::uint32_t q = 0; q < p_.num_queues; ++q) bits::set(m_->nonempty_i, q, 1, nonempty_[q]);
     m_->ready_i = ready;
     bits::zero(m_->becn_valid_i);
     m_.eval();
@@ -359,8 +357,9 @@ class InjectionEngineRtl final : public blocks::InjectionEngineImpl {
     if (ref_) chk_.expect("gnt_idx_o (-1: gnt_valid_o low)", g, ref_->pick(now, ready));
     return g;
   }
-  // The nonempty_i of pick() stay driven: the NIC may have emptied the granted queue since, but
-  // the grant is what the RTL granted in this cycle.
+  // The grant is used: the RTL sees the granted queue's request alone at the edge (the NIC may
+  // have emptied that queue since pick(), or filled others); the state after the edge depends on
+  // the grant only.
   void commit(Cycle now, int granted, std::uint32_t len, const std::uint32_t* becn_queues, std::size_t n_becn) override {
     catch_up(now);
     if (len >> kInjectionLenWidth)
@@ -369,6 +368,9 @@ class InjectionEngineRtl final : public blocks::InjectionEngineImpl {
     if (n_becn > kInjectionBecnLanes)
       throw ModelError(where_ + ": " + std::to_string(n_becn) + " BECNs in one cycle; the injection engine's RTL in the loop has " +
                        std::to_string(kInjectionBecnLanes) + " BECN lane(s) (NumBecn)");
+    const auto nonempty = m_->nonempty_i;
+    bits::zero(m_->nonempty_i);
+    if (granted >= 0) bits::set(m_->nonempty_i, static_cast<unsigned>(granted), 1, 1);
     m_->ready_i = granted >= 0;
     m_->len_i = static_cast<std::remove_reference_t<decltype(m_->len_i)>>(len);
     bits::zero(m_->becn_valid_i);
@@ -382,9 +384,14 @@ class InjectionEngineRtl final : public blocks::InjectionEngineImpl {
     const int g = m_->gnt_valid_o ? static_cast<int>(m_->gnt_idx_o) : -1;
     if (g != granted) chk_.expect("gnt_idx_o (-1: gnt_valid_o low; a commit of a queue the RTL does not grant)", g, granted);
     m_.edge();
+    m_->nonempty_i = nonempty;
     m_->ready_i = 0;
     bits::zero(m_->becn_valid_i);
     at_ = now + 1;
+    if (granted >= 0) {  // every gap is 0 from quiet_ on (the granted queue's is the longest)
+      const auto q = static_cast<unsigned>(granted);
+      quiet_ = std::max<Cycle>(quiet_, at_ + bits::get(m_->wait_o, q * wait_w_, wait_w_));
+    }
     if (ref_) {
       ref_->commit(now, granted, len, becn_queues, n_becn);
       for (std::uint32_t q = 0; q < p_.num_queues; ++q) {
@@ -406,10 +413,12 @@ class InjectionEngineRtl final : public blocks::InjectionEngineImpl {
 
  private:
   // The idle edges of cycles at_ .. now - 1 (none called the block), as few as give the same state.
+  // Without a timer only the gaps change, and none after quiet_.
   void catch_up(Cycle now) {
     if (now <= at_) return;
     std::uint64_t n = now - at_;
-    if (n > settle_) n = settle_ + (p_.timer_period ? (n - settle_) % p_.timer_period : 0);
+    if (p_.timer_period == 0) n = std::min<std::uint64_t>(n, quiet_ > at_ ? quiet_ - at_ : 0);
+    else if (n > settle_) n = settle_ + (n - settle_) % p_.timer_period;
     m_->ready_i = 0;
     bits::zero(m_->becn_valid_i);
     for (; n; --n) m_.edge();
@@ -424,8 +433,8 @@ class InjectionEngineRtl final : public blocks::InjectionEngineImpl {
   std::uint64_t wait_max_;
   unsigned wait_w_;
   std::uint64_t settle_;
-  std::vector<std::uint8_t> nonempty_;
-  Cycle at_ = 0;  // the cycle whose edge the RTL sees next
+  Cycle at_ = 0;     // the cycle whose edge the RTL sees next
+  Cycle quiet_ = 0;  // every gap is 0 from this cycle on
   std::optional<blocks::InjectionEngine> ref_;
 };
 
