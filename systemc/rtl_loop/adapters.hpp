@@ -328,7 +328,8 @@ class EcnMarkerRtl final : public blocks::EcnMarkerImpl {
 // every cycle: the NIC calls the block only in the cycles it evaluates (always for a clocked
 // policy, with a timer; else at grants), so before each call the adapter applies the edges of the
 // cycles in between, with ready_i low and no BECN (what those cycles were). That is exact and
-// bounded: after WaitMax idle edges every gap is 0, after CctiLimit timer periods more every CCTI
+// bounded: without a timer no edge changes anything once the longest gap granted so far ran out;
+// with one, after WaitMax idle edges every gap is 0, after CctiLimit timer periods more every CCTI
 // is 0, and from then on an idle edge only advances the timer (modulo TimerPeriod).
 template <class V>
 class InjectionEngineRtl final : public blocks::InjectionEngineImpl {
@@ -363,10 +364,12 @@ class InjectionEngineRtl final : public blocks::InjectionEngineImpl {
   void commit(Cycle now, int granted, std::uint32_t len, const std::uint32_t* becn_queues, std::size_t n_becn) override {
     catch_up(now);
     if (len >> kInjectionLenWidth)
-      throw ModelError(where_ + ": a packet of " + std::to_string(len) + " flits is longer than the injection engine's RTL in the loop takes (LenWidth " +
+      throw ModelError(where_ + ": a packet of " + std::to_string(len) +
+                       " flits is longer than the injection engine's RTL in the loop takes (LenWidth " +
                        std::to_string(kInjectionLenWidth) + ")");
     if (n_becn > kInjectionBecnLanes)
-      throw ModelError(where_ + ": " + std::to_string(n_becn) + " BECNs in one cycle; the injection engine's RTL in the loop has " +
+      throw ModelError(where_ + ": " + std::to_string(n_becn) +
+                       " BECNs in one cycle; the injection engine's RTL in the loop has " +
                        std::to_string(kInjectionBecnLanes) + " BECN lane(s) (NumBecn)");
     const auto nonempty = m_->nonempty_i;
     bits::zero(m_->nonempty_i);
