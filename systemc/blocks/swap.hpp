@@ -1,12 +1,14 @@
 // The swap point of the mirrored blocks (RTL in the loop, docs/rtl-verification.md).
 //
-// The router and the NIC hold their mirrored blocks through a slot (CreditCounterSlot,
-// OutputArbiterSlot, SwitchAllocatorSlot): the same calls as the block's C++ core, answered by
-// the core itself or, when the slot was given another implementation of the block, by that
-// (the Verilated RTL of the block, stepped inside the same cycle with the same inputs, possibly
-// checked against the core). A BlockSource hands out those implementations; the default one
-// hands out none, so every slot runs its core. The slot forwards with one predictable branch,
-// no virtual call, when it runs the core.
+// The router, the NIC and the mechanisms' hooks hold their mirrored blocks through a slot
+// (CreditCounterSlot, OutputArbiterSlot, SwitchAllocatorSlot, RrArbiterSlot, EcnMarkerSlot,
+// InjectionEngineSlot, LhrpSchedulerSlot): the same calls as the block's C++ core, answered by
+// the core itself or, when the slot was given another implementation of the block, by that (the
+// Verilated RTL of the block, stepped inside the same cycle with the same inputs, possibly
+// checked against the core). A BlockSource hands out those implementations
+// (RouterApi::block_source, NicApi::block_source); the default one hands out none, so every slot
+// runs its core. The slot forwards with one predictable branch, no virtual call, when it runs
+// the core.
 //
 // An implementation sees exactly the calls the core would see, in the same order: a pure
 // evaluation (count, pick, allocate) reads the block's combinational outputs for the inputs of
@@ -20,7 +22,10 @@
 
 #include "blocks/credit_counter.hpp"
 #include "blocks/ecn_marker.hpp"
+#include "blocks/injection_engine.hpp"
+#include "blocks/lhrp_scheduler.hpp"
 #include "blocks/output_arbiter.hpp"
+#include "blocks/rr_arbiter.hpp"
 #include "blocks/switch_allocator.hpp"
 
 namespace ccnet::blocks {
@@ -54,6 +59,43 @@ class EcnMarkerImpl {
   virtual void commit(bool valid, bool data, std::uint32_t occupancy) = 0;
 };
 
+// The round-robin arbiter as the router's VC allocation uses it (unlocked, one pass): several
+// grants per cycle, each a pick() among the requests left and a commit() of the winner.
+class RrArbiterImpl {
+ public:
+  virtual ~RrArbiterImpl() = default;
+  virtual int pick(const RrArbiter::Request* reqs, std::size_t n) = 0;
+  virtual void commit(int granted, std::uint32_t prio, bool last) = 0;
+};
+
+// The injection engine keeps time (per-queue gaps, the CCTI timer): an implementation sees the
+// cycle of every call and accounts for the cycles between calls itself.
+class InjectionEngineImpl {
+ public:
+  virtual ~InjectionEngineImpl() = default;
+  virtual void set_nonempty(std::uint32_t q, bool nonempty) = 0;
+  virtual int pick(Cycle now, bool ready) = 0;
+  virtual void commit(Cycle now, int granted, std::uint32_t len, const std::uint32_t* becn_queues, std::size_t n_becn) = 0;
+  virtual std::uint32_t ccti(std::uint32_t q) = 0;
+  virtual std::size_t throttled() = 0;
+};
+
+// The LHRP scheduler: the core's arrive() and depart() calls of one cycle, arrivals first (the
+// router's order: heads arrive, then queues and outputs move). sync(now): cycle `now` has begun
+// (the mechanism's tick calls it every cycle, so that an implementation that applies a cycle's
+// effect only when the next one begins shows its state in the waveforms without lagging more than
+// its registers do). queued_ref()/next_free_ref(): the state for waveforms.
+class LhrpSchedulerImpl {
+ public:
+  virtual ~LhrpSchedulerImpl() = default;
+  virtual LhrpScheduler::Decision arrive(const LhrpScheduler::Arrival& a, Cycle now, bool nack_slot) = 0;
+  virtual void depart(Cycle now, std::uint32_t endpoint, std::uint32_t len) = 0;
+  virtual void sync(Cycle now) = 0;
+  virtual const std::uint32_t& queued_ref(std::uint32_t e) = 0;
+  virtual const Cycle& next_free_ref(std::uint32_t e) = 0;
+  virtual bool error() = 0;
+};
+
 // Hands out the implementations of the blocks a run swaps. `where` names the instance for
 // messages (e.g. "net.router_3 output 2 vc 1"). Null: the slot runs the C++ core.
 class BlockSource {
@@ -65,6 +107,11 @@ class BlockSource {
   // `max_occupancy`: the largest occupancy the marker is shown (the measured buffer's capacity).
   virtual std::unique_ptr<EcnMarkerImpl> ecn_marker(const EcnMarkerParams&, std::uint32_t max_occupancy,
                                                     const std::string& where) const = 0;
+  virtual std::unique_ptr<RrArbiterImpl> rr_arbiter(const RrArbiterParams&, const std::string& where) const = 0;
+  virtual std::unique_ptr<InjectionEngineImpl> injection_engine(const InjectionEngineParams&, const std::string& where) const = 0;
+  // `lanes`: the most arrivals in one cycle (the router's input ports).
+  virtual std::unique_ptr<LhrpSchedulerImpl> lhrp_scheduler(const LhrpSchedulerParams&, std::uint32_t lanes,
+                                                            const std::string& where) const = 0;
 };
 
 class CreditCounterSlot {
@@ -134,6 +181,68 @@ class EcnMarkerSlot {
  private:
   EcnMarker core_;
   std::unique_ptr<EcnMarkerImpl> alt_;
+};
+
+class RrArbiterSlot {
+ public:
+  RrArbiterSlot(const RrArbiterParams& p, const BlockSource* src, const std::string& where)
+      : core_(p), alt_(src ? src->rr_arbiter(p, where) : nullptr) {}
+  int pick(const RrArbiter::Request* reqs, std::size_t n) const { return alt_ ? alt_->pick(reqs, n) : core_.pick(reqs, n); }
+  void commit(int granted, std::uint32_t prio, bool last) {
+    if (alt_) alt_->commit(granted, prio, last);
+    else core_.commit(granted, prio, last);
+  }
+
+ private:
+  RrArbiter core_;
+  std::unique_ptr<RrArbiterImpl> alt_;
+};
+
+class InjectionEngineSlot {
+ public:
+  InjectionEngineSlot() = default;
+  InjectionEngineSlot(const InjectionEngineParams& p, const BlockSource* src, const std::string& where)
+      : core_(p), alt_(src ? src->injection_engine(p, where) : nullptr) {}
+  void set_nonempty(std::uint32_t q, bool nonempty) {
+    if (alt_) alt_->set_nonempty(q, nonempty);
+    else core_.set_nonempty(q, nonempty);
+  }
+  int pick(Cycle now, bool ready) const { return alt_ ? alt_->pick(now, ready) : core_.pick(now, ready); }
+  void commit(Cycle now, int granted, std::uint32_t len, const std::uint32_t* becn_queues, std::size_t n_becn) {
+    if (alt_) alt_->commit(now, granted, len, becn_queues, n_becn);
+    else core_.commit(now, granted, len, becn_queues, n_becn);
+  }
+  std::uint32_t ccti(std::uint32_t q) const { return alt_ ? alt_->ccti(q) : core_.ccti(q); }
+  std::size_t throttled() const { return alt_ ? alt_->throttled() : core_.throttled(); }
+  const InjectionEngineParams& params() const { return core_.params(); }
+
+ private:
+  InjectionEngine core_;
+  std::unique_ptr<InjectionEngineImpl> alt_;
+};
+
+class LhrpSchedulerSlot {
+ public:
+  LhrpSchedulerSlot(const LhrpSchedulerParams& p, std::uint32_t lanes, const BlockSource* src, const std::string& where)
+      : core_(p), alt_(src ? src->lhrp_scheduler(p, lanes, where) : nullptr) {}
+  LhrpScheduler::Decision arrive(const LhrpScheduler::Arrival& a, Cycle now, bool nack_slot) {
+    return alt_ ? alt_->arrive(a, now, nack_slot) : core_.arrive(a, now, nack_slot);
+  }
+  void depart(Cycle now, std::uint32_t endpoint, std::uint32_t len) {
+    if (alt_) alt_->depart(now, endpoint, len);
+    else core_.depart(endpoint, len);
+  }
+  void sync(Cycle now) {
+    if (alt_) alt_->sync(now);
+  }
+  const std::uint32_t& queued_ref(std::uint32_t e) const { return alt_ ? alt_->queued_ref(e) : core_.queued_ref(e); }
+  const Cycle& next_free_ref(std::uint32_t e) const { return alt_ ? alt_->next_free_ref(e) : core_.next_free_ref(e); }
+  bool error() const { return alt_ ? alt_->error() : core_.error(); }
+  const LhrpSchedulerParams& params() const { return core_.params(); }
+
+ private:
+  LhrpScheduler core_;
+  std::unique_ptr<LhrpSchedulerImpl> alt_;
 };
 
 }  // namespace ccnet::blocks

@@ -12,6 +12,9 @@
 namespace ccnet {
 
 class TraceSink;
+namespace blocks {
+class BlockSource;
+}
 
 // A message the host posted, as the NIC admitted it into the send queue to `dst`.
 struct MessageInfo {
@@ -47,6 +50,10 @@ class NicApi {
   virtual std::uint32_t num_nodes() const = 0;
   // Whether now() lies in the measurement window (for counters documented as window counts).
   virtual bool measuring() const = 0;
+  // Where the hooks get the mirrored blocks they use (null: their C++ cores; blocks/swap.hpp),
+  // and the NIC's hierarchical name (for the blocks' messages).
+  virtual const blocks::BlockSource* block_source() const = 0;
+  virtual const char* component_name() const = 0;
 
   // Queue a control packet (allocated from packets(), src = this node) for injection; its vnet
   // is stamped here.

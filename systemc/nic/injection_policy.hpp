@@ -11,7 +11,9 @@
 
 #include <cstdint>
 
-#include "blocks/injection_engine.hpp"
+#include <string>
+
+#include "blocks/swap.hpp"
 #include "core/types.hpp"
 
 namespace ccnet {
@@ -37,16 +39,18 @@ class InjectionPolicy {
 };
 
 // Round-robin per packet over the ready queues: the mirrored injection engine
-// (blocks/injection_engine, rtl/ccn_injection_engine.sv) with its rate control off.
+// (blocks/injection_engine, rtl/ccn_injection_engine.sv) with its rate control off, its C++ core
+// or, from `blocks` (RTL in the loop), another implementation.
 class RoundRobinInjection final : public InjectionPolicy {
  public:
-  explicit RoundRobinInjection(std::uint32_t queues) : engine_(blocks::InjectionEngineParams{queues, 0, 1, 0, 0}) {}
+  RoundRobinInjection(std::uint32_t queues, const blocks::BlockSource* blocks, const std::string& where)
+      : engine_(blocks::InjectionEngineParams{queues, 0, 1, 0, 0}, blocks, where) {}
   void set_ready(NodeId dst, bool ready) override { engine_.set_nonempty(dst, ready); }
   int pick(Cycle now) const override { return engine_.pick(now, true); }
   void commit(Cycle now, int granted, std::uint32_t flits) override { engine_.commit(now, granted, flits, nullptr, 0); }
 
  private:
-  blocks::InjectionEngine engine_;
+  blocks::InjectionEngineSlot engine_;
 };
 
 }  // namespace ccnet

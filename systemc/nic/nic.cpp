@@ -14,7 +14,7 @@ Nic::Nic(sc_core::sc_module_name name, NodeId id, NicEnv env)
     : sc_core::sc_module(name),
       id_(id),
       env_(std::move(env)),
-      round_robin_(env_.num_nodes),
+      round_robin_(env_.num_nodes, env_.blocks, std::string(this->name()) + " injection engine"),
       policy_(&round_robin_),
       cc_counters_(env_.series_window) {
   std::uint8_t max_prio = 0;

@@ -108,6 +108,8 @@ class Nic final : public sc_core::sc_module, public NicApi, public TracedCompone
   PacketPool& packets() override { return env_.packets; }
   std::uint32_t num_nodes() const override { return env_.num_nodes; }
   bool measuring() const override { return env_.stats.in_window(now_); }
+  const blocks::BlockSource* block_source() const override { return env_.blocks; }
+  const char* component_name() const override { return name(); }
   void send_control(Packet& p) override;
   void hold(NodeId dst, Cycle until) override;
   bool head_message(NodeId dst, MessageId& id) const override;

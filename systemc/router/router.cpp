@@ -80,8 +80,11 @@ Router::Router(sc_core::sc_module_name name, RouterId id, std::vector<RouterPort
       env_.blocks, std::string(this->name()) + " switch allocator");
   // VC allocation: one round-robin arbiter per output port over every input queue (ports and
   // the control source).
-  va_arbiters_.assign(nports, blocks::RrArbiter(blocks::RrArbiterParams{
-                                  static_cast<unsigned>(inputs_.size() * num_vcs_ * queues_per_vc_), 1, false}));
+  va_arbiters_.reserve(nports);
+  for (PortId p = 0; p < nports; ++p)
+    va_arbiters_.emplace_back(
+        blocks::RrArbiterParams{static_cast<unsigned>(inputs_.size() * num_vcs_ * queues_per_vc_), 1, false}, env_.blocks,
+        std::string(this->name()) + " vc allocator output " + std::to_string(p));
   give_count_.assign(num_vcs_, 0);
   for (VcId v = 0; v < num_vcs_; ++v) {
     vc_vnet_.push_back(vnet_of_vc(v));
@@ -465,21 +468,24 @@ void Router::allocate_vcs_at(PortId out_port, bool after_switch, Cycle ready) {
     va_vc_.push_back(v);
   }
   const auto queues_per_port = static_cast<std::uint32_t>(inputs_[0].queues.size());
-  blocks::RrArbiter& arb = va_arbiters_[out_port];
+  blocks::RrArbiterSlot& arb = va_arbiters_[out_port];
   for (bool first = true; !scratch_.empty(); first = false) {
-    // The arbiter's choice (RrArbiter::pick: the largest order key); after a grant the
-    // candidates left may have lost their VC: look again.
-    std::size_t best = scratch_.size();
-    std::uint64_t best_key = 0;
+    // The arbiter's choice among the candidates with a free VC; after a grant the candidates
+    // left may have lost their VC: look again (one pick and one commit per grant).
+    va_reqs_.clear();
     for (std::size_t k = 0; k < scratch_.size(); ++k) {
       if (!first && (va_vc_[k] = free_vc(scratch_[k], after_switch)) == kNoVc) continue;
-      const std::uint64_t key = arb.order_key((scratch_[k] >> 16) * queues_per_port + (scratch_[k] & 0xffff), 0);
-      if (key > best_key) {
-        best_key = key;
-        best = k;
-      }
+      va_reqs_.push_back({(scratch_[k] >> 16) * queues_per_port + (scratch_[k] & 0xffff), 0});
     }
-    if (best == scratch_.size()) break;
+    const int winner = va_reqs_.empty() ? -1 : arb.pick(va_reqs_.data(), va_reqs_.size());
+    if (winner < 0) break;
+    std::size_t best = 0;
+    while (best < scratch_.size() &&
+           (scratch_[best] >> 16) * queues_per_port + (scratch_[best] & 0xffff) != static_cast<std::uint32_t>(winner))
+      ++best;
+    if (best == scratch_.size())
+      fail("VC allocator of output " + std::to_string(out_port) + " granted requester " + std::to_string(winner) +
+           ", which did not request");
     va_grant(out_port, scratch_[best], va_vc_[best], ready);
     scratch_[best] = scratch_.back();
     va_vc_[best] = va_vc_.back();

@@ -304,7 +304,8 @@ class Router final : public sc_core::sc_module,
   ActiveSet va_recheck_;   // outputs the pass after switch allocation looks at again (VC released, new head)
   std::uint32_t va_rotate_ = 0;                     // rotates the choice among free VCs of a level
   std::uint32_t va_vc_start_ = 0;                   // this cycle's first VC of a level to try
-  std::vector<blocks::RrArbiter> va_arbiters_;      // VC allocation, per output port
+  std::vector<blocks::RrArbiterSlot> va_arbiters_;  // VC allocation, per output port
+  std::vector<blocks::RrArbiter::Request> va_reqs_;  // VC allocation scratch: the candidates' requests
   std::vector<VcId> va_vc_;                         // VC allocation scratch: the free VC per candidate
   bool vc_released_ = false;  // a tail won the switch this cycle (its output VC is free again)
   std::vector<blocks::SwitchAllocator::Request> sa_requests_;

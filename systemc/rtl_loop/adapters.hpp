@@ -11,6 +11,7 @@
 #include <verilated.h>
 
 #include <cstdint>
+#include <algorithm>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -320,6 +321,331 @@ class EcnMarkerRtl final : public blocks::EcnMarkerImpl {
   Model<V> m_;
   Checker chk_;
   std::optional<blocks::EcnMarker> ref_;
+};
+
+// ccn_injection_engine (LenWidth = kInjectionLenWidth, NumBecn = kInjectionBecnLanes). The RTL
+// keeps time as per-queue down-counters and a free-running CCTI timer, so it must see an edge for
+// every cycle: the NIC calls the block only in the cycles it evaluates (always for a clocked
+// policy, with a timer; else at grants), so before each call the adapter applies the edges of the
+// cycles in between, with ready_i low and no BECN (what those cycles were). That is exact and
+// bounded: without a timer no edge changes anything once the longest gap granted so far ran out;
+// with one, after WaitMax idle edges every gap is 0, after CctiLimit timer periods more every CCTI
+// is 0, and from then on an idle edge only advances the timer (modulo TimerPeriod).
+template <class V>
+class InjectionEngineRtl final : public blocks::InjectionEngineImpl {
+ public:
+  InjectionEngineRtl(const blocks::InjectionEngineParams& p, const AdapterContext& c)
+      : p_(p),
+        chk_(c, "injection_engine"),
+        where_(c.where),
+        idx_w_(idx_width(p.num_queues)),
+        ccti_w_(p.ccti_limit > 0 ? clog2(p.ccti_limit + 1ull) : 1u),
+        wait_max_(((1ull << kInjectionLenWidth) - 1) + std::uint64_t{p.ccti_limit} * p.ipd_unit),
+        wait_w_(wait_max_ > 1 ? clog2(wait_max_) : 1u),
+        settle_(wait_max_ + (std::uint64_t{p.ccti_limit} + 1) * p.timer_period) {
+    if (chk_.on()) ref_.emplace(p);
+  }
+  void set_nonempty(std::uint32_t q, bool nonempty) override {
+    bits::set(m_->nonempty_i, q, 1, nonempty);
+    if (ref_) ref_->set_nonempty(q, nonempty);
+  }
+  int pick(Cycle now, bool ready) override {
+    catch_up(now);
+    m_->ready_i = ready;
+    bits::zero(m_->becn_valid_i);
+    m_.eval();
+    const int g = m_->gnt_valid_o ? static_cast<int>(m_->gnt_idx_o) : -1;
+    if (ref_) chk_.expect("gnt_idx_o (-1: gnt_valid_o low)", g, ref_->pick(now, ready));
+    return g;
+  }
+  // The grant is used: the RTL sees the granted queue's request alone at the edge (the NIC may
+  // have emptied that queue since pick(), or filled others); the state after the edge depends on
+  // the grant only.
+  void commit(Cycle now, int granted, std::uint32_t len, const std::uint32_t* becn_queues, std::size_t n_becn) override {
+    catch_up(now);
+    if (len >> kInjectionLenWidth)
+      throw ModelError(where_ + ": a packet of " + std::to_string(len) +
+                       " flits is longer than the injection engine's RTL in the loop takes (LenWidth " +
+                       std::to_string(kInjectionLenWidth) + ")");
+    if (n_becn > kInjectionBecnLanes)
+      throw ModelError(where_ + ": " + std::to_string(n_becn) +
+                       " BECNs in one cycle; the injection engine's RTL in the loop has " +
+                       std::to_string(kInjectionBecnLanes) + " BECN lane(s) (NumBecn)");
+    const auto nonempty = m_->nonempty_i;
+    bits::zero(m_->nonempty_i);
+    if (granted >= 0) bits::set(m_->nonempty_i, static_cast<unsigned>(granted), 1, 1);
+    m_->ready_i = granted >= 0;
+    m_->len_i = static_cast<std::remove_reference_t<decltype(m_->len_i)>>(len);
+    bits::zero(m_->becn_valid_i);
+    for (std::size_t k = 0; k < n_becn; ++k) {
+      // A lane naming no queue is ignored by both views; IdxW bits cannot name every such queue.
+      if (becn_queues[k] >= p_.num_queues) continue;
+      bits::set(m_->becn_valid_i, static_cast<unsigned>(k), 1, 1);
+      bits::set(m_->becn_queue_i, static_cast<unsigned>(k) * idx_w_, idx_w_, becn_queues[k]);
+    }
+    m_.eval();
+    const int g = m_->gnt_valid_o ? static_cast<int>(m_->gnt_idx_o) : -1;
+    if (g != granted) chk_.expect("gnt_idx_o (-1: gnt_valid_o low; a commit of a queue the RTL does not grant)", g, granted);
+    m_.edge();
+    m_->nonempty_i = nonempty;
+    m_->ready_i = 0;
+    bits::zero(m_->becn_valid_i);
+    at_ = now + 1;
+    if (granted >= 0) {  // every gap is 0 from quiet_ on (the granted queue's is the longest)
+      const auto q = static_cast<unsigned>(granted);
+      quiet_ = std::max<Cycle>(quiet_, at_ + bits::get(m_->wait_o, q * wait_w_, wait_w_));
+    }
+    if (ref_) {
+      ref_->commit(now, granted, len, becn_queues, n_becn);
+      for (std::uint32_t q = 0; q < p_.num_queues; ++q) {
+        chk_.expect("ccti_o", ccti(q), ref_->ccti(q));
+        const Cycle next_ok = ref_->next_ok(q);
+        chk_.expect("wait_o", static_cast<std::int64_t>(bits::get(m_->wait_o, q * wait_w_, wait_w_)),
+                    static_cast<std::int64_t>(next_ok > at_ ? next_ok - at_ : 0));
+      }
+    }
+  }
+  std::uint32_t ccti(std::uint32_t q) override {
+    return static_cast<std::uint32_t>(bits::get(m_->ccti_o, q * ccti_w_, ccti_w_));
+  }
+  std::size_t throttled() override {
+    std::size_t n = 0;
+    for (std::uint32_t q = 0; q < p_.num_queues; ++q) n += ccti(q) != 0;
+    return n;
+  }
+
+ private:
+  // The idle edges of cycles at_ .. now - 1 (none called the block), as few as give the same state.
+  // Without a timer only the gaps change, and none after quiet_.
+  void catch_up(Cycle now) {
+    if (now <= at_) return;
+    std::uint64_t n = now - at_;
+    if (p_.timer_period == 0) n = std::min<std::uint64_t>(n, quiet_ > at_ ? quiet_ - at_ : 0);
+    else if (n > settle_) n = settle_ + (n - settle_) % p_.timer_period;
+    m_->ready_i = 0;
+    bits::zero(m_->becn_valid_i);
+    for (; n; --n) m_.edge();
+    at_ = now;
+  }
+
+  blocks::InjectionEngineParams p_;
+  Model<V> m_;
+  Checker chk_;
+  std::string where_;
+  unsigned idx_w_, ccti_w_;
+  std::uint64_t wait_max_;
+  unsigned wait_w_;
+  std::uint64_t settle_;
+  Cycle at_ = 0;     // the cycle whose edge the RTL sees next
+  Cycle quiet_ = 0;  // every gap is 0 from this cycle on
+  std::optional<blocks::InjectionEngine> ref_;
+};
+
+// ccn_lhrp_scheduler (NumLanes = the router's input ports, LenWidth = kLhrpLenWidth, QueueWidth =
+// 32, TimeWidth = 64, BacklogWidth = 32). The router calls the core's arrive() for each head as
+// it arrives and depart() as queues and outputs move, arrivals first within a cycle; the adapter
+// puts the cycle's k-th arrival on lane k (evaluating the lanes so far: lane k's decision with the
+// lanes before it), sums the departures per endpoint (one dep lane each: the same result as the
+// core's departures one by one, violations included) and applies the cycle's edge at the first
+// call of a later cycle (sync() included), then one idle edge per cycle in between (now_i advances
+// by one per edge, as the RTL asserts; the backlogs count down). The waveforms' queued counts are
+// the RTL's registers (queued_o): the core's counts at the start of the cycle. The core's per-lane NACK slot
+// (a free slot for this head) becomes nack_slots_i = drops so far + slot: the RTL gives lane k a
+// slot while fewer lanes before it dropped than that. The core's T_next (next_free, waveforms) is
+// the time of the last drop or grant plus its length, from time_o.
+template <class V>
+class LhrpSchedulerRtl final : public blocks::LhrpSchedulerImpl {
+ public:
+  LhrpSchedulerRtl(const LhrpSchedulerSetParams& p, const AdapterContext& c)
+      : p_(p),
+        chk_(c, "lhrp_scheduler"),
+        where_(c.where),
+        ep_w_(idx_width(p.core.endpoints)),
+        queued_(p.core.endpoints, 0),
+        next_free_(p.core.endpoints, 0),
+        dep_(p.core.endpoints, 0),
+        lane_drop_(p.lanes, 0),
+        lane_grant_(p.lanes, 0) {
+    if (chk_.on()) ref_.emplace(p.core);
+    clear_lanes();
+  }
+  blocks::LhrpScheduler::Decision arrive(const blocks::LhrpScheduler::Arrival& a, Cycle now, bool nack_slot) override {
+    advance(now);
+    if (deps_)
+      throw ModelError(where_ + ": an LHRP arrival after a departure in one cycle (cycle " + std::to_string(now) +
+                       "); the RTL applies departures after the arrival lanes");
+    if (lanes_ == p_.lanes)
+      throw ModelError(where_ + ": more LHRP arrivals in one cycle than the RTL's " + std::to_string(p_.lanes) + " lanes");
+    if (a.len >> kLhrpLenWidth)
+      throw ModelError(where_ + ": an LHRP arrival of " + std::to_string(a.len) + " flits is longer than the RTL in the loop takes (LenWidth " +
+                       std::to_string(kLhrpLenWidth) + ")");
+    const unsigned l = lanes_++;
+    bits::set(m_->arr_valid_i, l, 1, 1);
+    bits::set(m_->arr_endpoint_i, l * ep_w_, ep_w_, a.endpoint);
+    bits::set(m_->arr_len_i, l * kLhrpLenWidth, kLhrpLenWidth, a.len);
+    bits::set(m_->arr_kind_i, l * 2, 2, static_cast<std::uint8_t>(a.kind));
+    m_->nack_slots_i = static_cast<std::remove_reference_t<decltype(m_->nack_slots_i)>>(drops_ + (nack_slot ? 1u : 0u));
+    m_->now_i = now;
+    m_.eval();
+    // The lanes before this one keep their decisions (the NACK slots only run out within a cycle).
+    for (unsigned k = 0; k < l; ++k)
+      if (bits::get(m_->drop_o, k, 1) != lane_drop_[k] || bits::get(m_->grant_o, k, 1) != lane_grant_[k])
+        throw ModelError(where_ + ": at cycle " + std::to_string(now) + " an LHRP arrival's NACK slot changed an earlier "
+                         "lane's decision (a slot freed within the cycle, which the RTL's nack_slots_i cannot express)");
+    blocks::LhrpScheduler::Decision d;
+    d.drop = bits::get(m_->drop_o, l, 1);
+    d.grant = bits::get(m_->grant_o, l, 1);
+    d.time = bits::get(m_->time_o, l * 64, 64);
+    lane_drop_[l] = d.drop;
+    lane_grant_[l] = d.grant;
+    drops_ += d.drop;
+    if (m_->violation_o) error_now_ = true;
+    if (a.endpoint < p_.core.endpoints && (d.drop || d.grant)) next_free_[a.endpoint] = d.time + a.len;
+    if (ref_) {
+      const auto r = ref_->arrive(a, now, nack_slot);
+      chk_.expect("drop_o", d.drop, r.drop);
+      chk_.expect("grant_o", d.grant, r.grant);
+      chk_.expect("time_o", static_cast<std::int64_t>(d.time), static_cast<std::int64_t>(r.drop || r.grant ? r.time : 0));
+    }
+    return d;
+  }
+  void depart(Cycle now, std::uint32_t endpoint, std::uint32_t len) override {
+    advance(now);
+    if (endpoint >= p_.core.endpoints) {  // a departure naming no endpoint: a violation, nothing else
+      error_now_ = true;
+      return;
+    }
+    const std::uint64_t sum = std::uint64_t{dep_[endpoint]} + len;
+    if (sum >> kLhrpLenWidth)
+      throw ModelError(where_ + ": LHRP departures of " + std::to_string(sum) + " flits in one cycle for endpoint " + std::to_string(endpoint) +
+                       " exceed the RTL in the loop's dep_len_i (LenWidth " + std::to_string(kLhrpLenWidth) + ")");
+    dep_[endpoint] = static_cast<std::uint32_t>(sum);
+    ++deps_;
+    if (ref_) ref_->depart(endpoint, len);
+  }
+  void sync(Cycle now) override { advance(now); }
+  const std::uint32_t& queued_ref(std::uint32_t e) override { return queued_[e]; }
+  const Cycle& next_free_ref(std::uint32_t e) override { return next_free_[e]; }
+  bool error() override { return m_->error_o || error_now_ || pending_violation(); }
+
+ private:
+  // A departure's violation shows in its cycle (violation_o), and error() is asked right after it.
+  bool pending_violation() {
+    if (!deps_) return false;
+    drive_deps();
+    m_.eval();
+    return m_->violation_o;
+  }
+  // A departure of 0 flits changes nothing in either view: it needs no dep lane.
+  void drive_deps() {
+    bits::zero(m_->dep_valid_i);
+    for (std::uint32_t e = 0; e < p_.core.endpoints; ++e)
+      if (dep_[e]) {
+        bits::set(m_->dep_valid_i, e, 1, 1);
+        bits::set(m_->dep_len_i, e * kLhrpLenWidth, kLhrpLenWidth, dep_[e]);
+      }
+  }
+  // A call of cycle `now`: the edges of the cycles before it (the last one called, then idle ones).
+  void advance(Cycle now) {
+    if (now < at_)
+      throw ModelError(where_ + ": LHRP scheduler called at cycle " + std::to_string(now) + " after a call at cycle " +
+                       std::to_string(at_));
+    while (at_ < now) edge();
+  }
+  // The edge of cycle at_ with its lanes and departures; the next cycle's lanes start empty.
+  void edge() {
+    drive_deps();
+    m_->now_i = at_;
+    m_.edge();
+    ++at_;
+    for (std::uint32_t e = 0; e < p_.core.endpoints; ++e) {
+      queued_[e] = static_cast<std::uint32_t>(bits::get(m_->queued_o, e * 32, 32));
+      if (ref_) {
+        chk_.expect("queued_o", queued_[e], ref_->queued(e));
+        const Cycle b = bits::get(m_->backlog_o, e * 32, 32), t = ref_->next_free(e);
+        chk_.expect("backlog_o", static_cast<std::int64_t>(b), static_cast<std::int64_t>(t > at_ ? t - at_ : 0));
+      }
+    }
+    if (ref_) chk_.expect("error_o", m_->error_o, ref_->error());
+    error_now_ = false;
+    clear_lanes();
+  }
+  void clear_lanes() {
+    bits::zero(m_->arr_valid_i);
+    bits::zero(m_->dep_valid_i);
+    m_->nack_slots_i = 0;
+    std::fill(dep_.begin(), dep_.end(), 0);
+    lanes_ = drops_ = deps_ = 0;
+  }
+
+  LhrpSchedulerSetParams p_;
+  Model<V> m_;
+  Checker chk_;
+  std::string where_;
+  unsigned ep_w_;
+  std::vector<std::uint32_t> queued_;
+  std::vector<Cycle> next_free_;
+  std::vector<std::uint32_t> dep_;
+  std::vector<std::uint8_t> lane_drop_, lane_grant_;
+  unsigned lanes_ = 0, drops_ = 0, deps_ = 0;
+  bool error_now_ = false;
+  Cycle at_ = 0;  // the cycle whose edge the RTL sees next (the driven lanes are of this cycle)
+  std::optional<blocks::LhrpScheduler> ref_;
+};
+
+// ccn_rr_arbiter (NumPass = 1, NumGroup = 0), as the router's VC allocation uses it: several
+// grants per output and cycle, each a pick() among the requests left and a commit() of the winner.
+// The arbiter's only state is its pointers, which move only with a used grant, so one rising edge
+// per grant (with the winner's request and ack_i) is the core exactly: VC allocation grants a
+// winner, then picks again among the rest with the moved pointer, as a chain of one-grant cycles
+// of the RTL would. No time passes in the RTL between the network's cycles (idle edges leave it
+// alone: no request, no grant).
+template <class V>
+class RrArbiterRtl final : public blocks::RrArbiterImpl {
+ public:
+  RrArbiterRtl(const blocks::RrArbiterParams& p, const AdapterContext& c)
+      : p_(p), chk_(c, "rr_arbiter"), prio_w_(idx_width(p.num_prio)) {
+    if (chk_.on()) ref_.emplace(p);
+  }
+  int pick(const blocks::RrArbiter::Request* reqs, std::size_t n) override {
+    bits::zero(m_->req_i);
+    for (std::size_t k = 0; k < n; ++k) drive(reqs[k].index, reqs[k].prio);
+    m_->ack_i = 0;
+    m_.eval();
+    const int g = m_->gnt_valid_o ? static_cast<int>(m_->gnt_idx_o) : -1;
+    if (ref_) chk_.expect("gnt_idx_o (-1: gnt_valid_o low)", g, ref_->pick(reqs, n));
+    return g;
+  }
+  // The grant is used: the RTL sees the winner's request again, with ack_i, at one edge.
+  void commit(int granted, std::uint32_t prio, bool last) override {
+    if (granted < 0) return;
+    bits::zero(m_->req_i);
+    drive(static_cast<std::uint32_t>(granted), prio);
+    bits::set(m_->last_i, static_cast<unsigned>(granted), 1, last);
+    m_->ack_i = 1;
+    m_.eval();
+    const int g = m_->gnt_valid_o ? static_cast<int>(m_->gnt_idx_o) : -1;
+    if (g != granted) chk_.expect("gnt_idx_o (-1: gnt_valid_o low; a commit of a requester the RTL does not grant)", g, granted);
+    m_.edge();
+    m_->ack_i = 0;
+    bits::zero(m_->req_i);
+    if (ref_) {
+      ref_->commit(granted, prio, last);
+      chk_.expect("locked_o", m_->locked_o, ref_->locked());
+    }
+  }
+
+ private:
+  void drive(std::uint32_t index, std::uint32_t prio) {
+    bits::set(m_->req_i, index, 1, 1);
+    bits::set(m_->prio_i, index * prio_w_, prio_w_, p_.num_prio > 1 ? prio : 0);
+  }
+
+  blocks::RrArbiterParams p_;
+  Model<V> m_;
+  Checker chk_;
+  unsigned prio_w_;
+  std::optional<blocks::RrArbiter> ref_;
 };
 
 }  // namespace ccnet::rtl_loop

@@ -36,11 +36,26 @@ struct LoopSet {
 const std::vector<LoopSet<blocks::CreditCounterParams, blocks::CreditCounterImpl>>& credit_counter_sets();
 const std::vector<LoopSet<blocks::OutputArbiterParams, blocks::OutputArbiterImpl>>& output_arbiter_sets();
 const std::vector<LoopSet<blocks::SwitchAllocatorParams, blocks::SwitchAllocatorImpl>>& switch_allocator_sets();
+const std::vector<LoopSet<blocks::RrArbiterParams, blocks::RrArbiterImpl>>& rr_arbiter_sets();
 // The ECN marker's parameters with the RTL's occupancy width (the measured buffer's capacity).
 struct EcnMarkerSetParams {
   blocks::EcnMarkerParams core;
   std::uint32_t max_occupancy;
 };
 const std::vector<LoopSet<EcnMarkerSetParams, blocks::EcnMarkerImpl>>& ecn_marker_sets();
+// The injection engine in the loop takes packets of up to 2^16 - 1 flits (LenWidth = 16) and one
+// BECN per cycle (NumBecn = 1: a NIC completes at most one control packet per cycle).
+constexpr unsigned kInjectionLenWidth = 16;
+constexpr unsigned kInjectionBecnLanes = 1;
+const std::vector<LoopSet<blocks::InjectionEngineParams, blocks::InjectionEngineImpl>>& injection_engine_sets();
+// The LHRP scheduler's parameters with its arrival lanes. In the loop it takes packets and
+// reservations of up to 2^16 - 1 flits (LenWidth = 16) and keeps 32-bit queued-flit counts and
+// backlogs and 64-bit times (QueueWidth = 32, BacklogWidth = 32, TimeWidth = 64: the core's time).
+struct LhrpSchedulerSetParams {
+  blocks::LhrpSchedulerParams core;
+  std::uint32_t lanes;
+};
+constexpr unsigned kLhrpLenWidth = 16;
+const std::vector<LoopSet<LhrpSchedulerSetParams, blocks::LhrpSchedulerImpl>>& lhrp_scheduler_sets();
 
 }  // namespace ccnet::rtl_loop

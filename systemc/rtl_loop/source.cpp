@@ -4,6 +4,7 @@
 #include <sstream>
 #include <vector>
 
+#include "blocks/hw_consts.hpp"
 #include "core/config.hpp"
 #include "rtl_loop/sets.hpp"
 
@@ -12,10 +13,10 @@ namespace ccnet::rtl_loop {
 namespace {
 
 // Blocks that can be swapped, in the order of `--rtl all`.
-const std::vector<std::string> kLoopBlocks = {"credit_counter", "output_arbiter", "switch_allocator", "ecn_marker"};
+const std::vector<std::string> kLoopBlocks = {"credit_counter", "output_arbiter", "switch_allocator", "rr_arbiter",
+                                              "ecn_marker",     "injection_engine", "lhrp_scheduler"};
 // Mirrored blocks with RTL that the loop cannot swap yet (docs/rtl-verification.md).
-const std::vector<std::string> kNotYet = {"rr_arbiter", "injection_engine", "lhrp_scheduler",
-                                          "crp_table", "credit_arbiter"};
+const std::vector<std::string> kNotYet = {"crp_table", "credit_arbiter", "mvcm_flow_ctrl", "mvcm_marker", "saa_link_unit"};
 
 std::vector<std::string> split(const std::string& spec) {
   std::vector<std::string> out;
@@ -41,6 +42,23 @@ std::string key(const blocks::SwitchAllocatorParams& p) {
   return "NumIn=" + std::to_string(p.num_in) + " NumOut=" + std::to_string(p.num_out) +
          " ReqsPerIn=" + std::to_string(p.reqs_per_in) + " NumPrio=" + std::to_string(p.num_prio) +
          " SpeedupIn=" + std::to_string(p.speedup_in) + " SpeedupOut=" + std::to_string(p.speedup_out);
+}
+
+std::string key(const blocks::RrArbiterParams& p) {
+  return "NumReq=" + std::to_string(p.num_req) + " NumPrio=" + std::to_string(p.num_prio) + " Lock=" + (p.lock ? "1" : "0") +
+         " NumPass=1 NumGroup=0";
+}
+std::string key(const blocks::InjectionEngineParams& p) {
+  return "NumQueues=" + std::to_string(p.num_queues) + " LenWidth=" + std::to_string(kInjectionLenWidth) +
+         " IpdUnit=" + std::to_string(p.ipd_unit) + " CctiIncrease=" + std::to_string(p.ccti_increase) +
+         " CctiLimit=" + std::to_string(p.ccti_limit) + " TimerPeriod=" + std::to_string(p.timer_period) +
+         " NumBecn=" + std::to_string(kInjectionBecnLanes);
+}
+
+std::string key(const LhrpSchedulerSetParams& p) {
+  return "NumEndpoints=" + std::to_string(p.core.endpoints) + " NumLanes=" + std::to_string(p.lanes) +
+         " LenWidth=" + std::to_string(kLhrpLenWidth) + " QueueWidth=32 TimeWidth=64 BacklogWidth=32 Threshold=" +
+         std::to_string(p.core.threshold);
 }
 
 }  // namespace
@@ -81,6 +99,15 @@ std::unique_ptr<blocks::OutputArbiterImpl> RtlSource::output_arbiter(const block
 }
 std::unique_ptr<blocks::SwitchAllocatorImpl> RtlSource::switch_allocator(const blocks::SwitchAllocatorParams& p,
                                                                          const std::string& where) const {
+  // No set can be built beyond the RTL's requesters per input (a VOQ router has VCs x outputs).
+  if (p.reqs_per_in > hw::kMaxVcs && std::find(blocks_.begin(), blocks_.end(), "switch_allocator") != blocks_.end()) {
+    used_.insert("switch_allocator");
+    unsupported_.emplace("switch_allocator " + key(p) + ": ReqsPerIn " + std::to_string(p.reqs_per_in) +
+                             " is above the RTL's limit of " + std::to_string(hw::kMaxVcs) +
+                             " requesters per input (ccn_pkg::MaxVcs; VOQ routers have VCs x outputs of them)",
+                         where);
+    return nullptr;
+  }
   return find(switch_allocator_sets(), "switch_allocator", p, where);
 }
 
@@ -89,12 +116,31 @@ std::unique_ptr<blocks::EcnMarkerImpl> RtlSource::ecn_marker(const blocks::EcnMa
   return find(ecn_marker_sets(), "ecn_marker", EcnMarkerSetParams{p, max_occupancy}, where);
 }
 
+std::unique_ptr<blocks::RrArbiterImpl> RtlSource::rr_arbiter(const blocks::RrArbiterParams& p, const std::string& where) const {
+  return find(rr_arbiter_sets(), "rr_arbiter", p, where);
+}
+std::unique_ptr<blocks::InjectionEngineImpl> RtlSource::injection_engine(const blocks::InjectionEngineParams& p,
+                                                                         const std::string& where) const {
+  return find(injection_engine_sets(), "injection_engine", p, where);
+}
+
+std::unique_ptr<blocks::LhrpSchedulerImpl> RtlSource::lhrp_scheduler(const blocks::LhrpSchedulerParams& p,
+                                                                     std::uint32_t lanes, const std::string& where) const {
+  return find(lhrp_scheduler_sets(), "lhrp_scheduler", LhrpSchedulerSetParams{p, lanes}, where);
+}
+
 void RtlSource::check_complete() const {
   if (!all_)
     for (const auto& b : blocks_)
       if (!used_.count(b))
         throw config::ConfigError("sim.rtl: no router or NIC of this network uses block " + b +
                                   " (so it would run no RTL; name only blocks the network has, or all)");
+  if (!unsupported_.empty()) {
+    std::string msg = "sim.rtl: the RTL of a block cannot take the parameters this network needs:";
+    for (const auto& [set, where] : unsupported_) msg += "\n  " + set + " (first needed by " + where + ")";
+    msg += "\nrun those blocks as C++: name the other blocks in sim.rtl instead of all (docs/rtl-verification.md, \"RTL in the loop\")";
+    throw config::ConfigError(msg);
+  }
   if (missing_.empty()) return;
   std::string msg = "sim.rtl: this ccnet was not built with the RTL parameter sets the network needs:";
   for (const auto& [set, where] : missing_) msg += "\n  " + set + " (first needed by " + where + ")";
@@ -131,8 +177,8 @@ std::string check_mutant(const std::string& mutant) {
       }
     return false;
   };
-  if (scan(credit_counter_sets()) || scan(output_arbiter_sets()) || scan(switch_allocator_sets()) ||
-      scan(ecn_marker_sets()))
+  if (scan(credit_counter_sets()) || scan(output_arbiter_sets()) || scan(switch_allocator_sets()) || scan(rr_arbiter_sets()) ||
+      scan(ecn_marker_sets()) || scan(injection_engine_sets()) || scan(lhrp_scheduler_sets()))
     return "";
   return "unknown RTL mutant '" + mutant + "' (built: " + (names.empty() ? "none" : names) + ")";
 }

@@ -37,6 +37,11 @@ class RtlSource final : public blocks::BlockSource {
                                                                 const std::string& where) const override;
   std::unique_ptr<blocks::EcnMarkerImpl> ecn_marker(const blocks::EcnMarkerParams&, std::uint32_t max_occupancy,
                                                     const std::string& where) const override;
+  std::unique_ptr<blocks::RrArbiterImpl> rr_arbiter(const blocks::RrArbiterParams&, const std::string& where) const override;
+  std::unique_ptr<blocks::InjectionEngineImpl> injection_engine(const blocks::InjectionEngineParams&,
+                                                                const std::string& where) const override;
+  std::unique_ptr<blocks::LhrpSchedulerImpl> lhrp_scheduler(const blocks::LhrpSchedulerParams&, std::uint32_t lanes,
+                                                            const std::string& where) const override;
   // After the network is built: throws config::ConfigError for a block named in sim.rtl that no
   // router or NIC uses, and listing every parameter set the selected blocks needed but this ccnet
   // was not built with (block, parameters, first instance) with the line that adds one.
@@ -53,6 +58,7 @@ class RtlSource final : public blocks::BlockSource {
   std::string mutant_;
   sc_core::sc_time period_;
   mutable std::map<std::string, std::string> missing_;  // "block parameters" -> first instance
+  mutable std::map<std::string, std::string> unsupported_;  // parameters no set can have -> first instance
   mutable std::set<std::string> used_;                  // blocks some router or NIC asked for
 };
 

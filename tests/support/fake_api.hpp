@@ -225,6 +225,8 @@ class FakeNic : public NicApi {
   PacketPool& packets() override { return packets_; }
   std::uint32_t num_nodes() const override { return nodes_; }
   bool measuring() const override { return in_window; }
+  const blocks::BlockSource* block_source() const override { return nullptr; }
+  const char* component_name() const override { return "fake_nic"; }
   void send_control(Packet& p) override {
     p.src = id_;
     p.vnet = vnets ? vnets->vnet_of(p) : 0;

@@ -12,7 +12,6 @@
 #include <memory>
 
 #include "blocks/ecn_marker.hpp"
-#include "blocks/injection_engine.hpp"
 #include "blocks/swap.hpp"
 #include "cc/mechanism.hpp"
 #include "core/trace_sink.hpp"
@@ -171,8 +170,9 @@ class EcnRouterHooks : public RouterHooks {
 // flow raises its CCT index at this cycle's clock edge; a free-running timer lowers every index.
 class CctiRateLimiter : public InjectionPolicy {
  public:
-  CctiRateLimiter(const EcnParams& p, std::uint32_t queues)
-      : engine_(blocks::InjectionEngineParams{queues, p.ipd_unit, p.ccti_increase, p.ccti_limit, p.timer}) {}
+  CctiRateLimiter(const EcnParams& p, const NicApi& nic)
+      : engine_(blocks::InjectionEngineParams{nic.num_nodes(), p.ipd_unit, p.ccti_increase, p.ccti_limit, p.timer},
+                nic.block_source(), std::string(nic.component_name()) + " ecn rate limiter") {}
   void set_ready(NodeId dst, bool ready) override { engine_.set_nonempty(dst, ready); }
   int pick(Cycle now) const override { return engine_.pick(now, true); }
   void commit(Cycle now, int granted, std::uint32_t flits) override {
@@ -186,7 +186,7 @@ class CctiRateLimiter : public InjectionPolicy {
   void notify(NodeId dst) { becns_.push_back(dst); }
 
  private:
-  blocks::InjectionEngine engine_;
+  blocks::InjectionEngineSlot engine_;
   std::vector<std::uint32_t> becns_;  // this cycle's notifications
   std::uint32_t throttled_ = 0;       // flows with CCTI > 0 (waveforms)
 };
@@ -196,7 +196,7 @@ class EcnNicHooks : public NicHooks {
   EcnNicHooks(const EcnParams& p, const EcnFormat& f, bool acks, NicApi& nic, CounterSet& counters)
       : f_(f),
         use_ack_(p.notify == NotifyBy::Ack || (p.notify == NotifyBy::Auto && acks)),
-        limiter_(p, nic.num_nodes()),
+        limiter_(p, nic),
         becns_(counters.counter("becn_notifications")),
         marked_(counters.counter("fecn_marked_packets")) {}
   // Destination: one notification per marked packet.

@@ -27,9 +27,9 @@
 #include <string>
 #include <vector>
 
-#include "blocks/injection_engine.hpp"
 #include "blocks/mvcm_flow_ctrl.hpp"
 #include "blocks/mvcm_marker.hpp"
+#include "blocks/swap.hpp"
 #include "cc/mechanism.hpp"
 #include "core/config.hpp"
 #include "core/error.hpp"
@@ -559,8 +559,9 @@ class WindowSource : public SourcePolicy {
 // injection engine (blocks/injection_engine, rtl/ccn_injection_engine.sv). No window.
 class CctSource : public SourcePolicy {
  public:
-  CctSource(std::uint32_t flows, std::uint32_t ipd_unit, std::uint32_t increase, std::uint32_t limit, std::uint32_t timer)
-      : engine_(blocks::InjectionEngineParams{flows, ipd_unit, increase, limit, timer}) {}
+  CctSource(const NicApi& nic, std::uint32_t ipd_unit, std::uint32_t increase, std::uint32_t limit, std::uint32_t timer)
+      : engine_(blocks::InjectionEngineParams{nic.num_nodes(), ipd_unit, increase, limit, timer}, nic.block_source(),
+                std::string(nic.component_name()) + " mvcm cct") {}
   void set_ready(NodeId dst, bool ready) override { engine_.set_nonempty(dst, ready); }
   int pick(Cycle now) const override { return engine_.pick(now, true); }
   void commit(Cycle now, int granted, std::uint32_t flits) override {
@@ -575,7 +576,7 @@ class CctSource : public SourcePolicy {
   void trace(TraceSink& s) override { s.value(throttled_, "mvcm.throttled_flows"); }
 
  private:
-  blocks::InjectionEngine engine_;
+  blocks::InjectionEngineSlot engine_;
   std::vector<std::uint32_t> hot_;  // this cycle's hot ACKs
   std::uint32_t throttled_ = 0;
 };
@@ -740,7 +741,7 @@ class Mvcm : public Mechanism {
             counters);
         break;
       case Source::Cct:
-        source = std::make_unique<CctSource>(nic.num_nodes(), ipd_unit_, p_.ccti_increase, p_.ccti_limit, timer_);
+        source = std::make_unique<CctSource>(nic, ipd_unit_, p_.ccti_increase, p_.ccti_limit, timer_);
         break;
       case Source::Lipd:
         source = std::make_unique<LipdSource>(nic.num_nodes(), dw_max_, ipd_unit_, Cycle{p_.ccti_limit} * ipd_unit_, counters);

@@ -6,7 +6,7 @@
 #include <ostream>
 #include <vector>
 
-#include "blocks/lhrp_scheduler.hpp"
+#include "blocks/swap.hpp"
 #include "cc/srp_lhrp/srp_lhrp.hpp"
 #include "core/error.hpp"
 #include "core/trace_sink.hpp"
@@ -18,10 +18,12 @@ namespace {
 
 class SwitchHooks : public RouterHooks {
  public:
-  SwitchHooks(const Params& p, const Vnets& v, const Format& f, PortId endpoints)
+  // The scheduler's endpoints are indexed by output port (terminal ports only are used); its
+  // arrival lanes are the input ports.
+  SwitchHooks(const Params& p, const Vnets& v, const Format& f, const RouterApi& router)
       : p_(p), v_(v), f_(f),
-        sched_(blocks::LhrpSchedulerParams{endpoints,
-                                           p.last_hop_drop() ? p.threshold : 0xffffffffu}) {}
+        sched_(blocks::LhrpSchedulerParams{router.num_ports(), p.last_hop_drop() ? p.threshold : 0xffffffffu},
+               router.num_ports(), router.block_source(), std::string(router.component_name()) + " lhrp scheduler") {}
 
   std::uint32_t uses() const override { return p_.timeout_drop() ? std::uint32_t{kHeadScan} : 0u; }
 
@@ -44,7 +46,7 @@ class SwitchHooks : public RouterHooks {
 
   void on_output_tail(RouterApi& api, Packet& pkt, PortId out) override {
     if (pkt.kind == PacketKind::Data && api.terminal_port_of(pkt.dst) == out) {
-      sched_.depart(out, pkt.size);
+      sched_.depart(api.now(), out, pkt.size);
       check(api);
     }
   }
@@ -55,7 +57,7 @@ class SwitchHooks : public RouterHooks {
     if (api.now() < waiting_since + p_.timeout || !api.can_emit(v_.ack, 1)) return false;
     // Counted at arrival for its last-hop endpoint: it will never leave on the ejection port.
     const PortId e = api.terminal_port_of(pkt.dst);
-    if (e != kNoPort) sched_.depart(e, pkt.size);
+    if (e != kNoPort) sched_.depart(api.now(), e, pkt.size);
     nack(api, pkt, false, 0);
     return true;
   }
@@ -73,6 +75,7 @@ class SwitchHooks : public RouterHooks {
   }
 
   void tick(RouterApi& api) override {
+    sched_.sync(api.now());
     // Grants wait for room in the switch's control source.
     while (!grants_.empty() && api.can_emit(v_.gnt, 1)) {
       Packet& g = api.packets()[grants_.front()];
@@ -106,7 +109,7 @@ class SwitchHooks : public RouterHooks {
   const Params& p_;
   Vnets v_;
   Format f_;
-  blocks::LhrpScheduler sched_;
+  blocks::LhrpSchedulerSlot sched_;
   std::vector<PacketId> grants_;
 };
 
@@ -114,8 +117,7 @@ class SwitchHooks : public RouterHooks {
 
 std::unique_ptr<RouterHooks> make_switch_hooks(const Params& p, const Vnets& v, const Format& f, const RouterApi& router) {
   if (!p.last_hop_scheduler() && !p.timeout_drop()) return nullptr;
-  // The scheduler's endpoints are indexed by output port (terminal ports only are used).
-  return std::make_unique<SwitchHooks>(p, v, f, router.num_ports());
+  return std::make_unique<SwitchHooks>(p, v, f, router);
 }
 
 }  // namespace ccnet::srp_lhrp
