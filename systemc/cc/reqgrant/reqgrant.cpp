@@ -31,6 +31,11 @@ namespace ccnet::reqgrant {
 
 namespace {
 
+// The schemes whose packets wait for a grant from the scheduler (requests, pr/rg counters).
+constexpr bool granted(Scheme s) { return s == Scheme::Reserve || s == Scheme::Islip; }
+// The schemes without any control plane (injection free, the adapter only sprays and re-sequences).
+constexpr bool ungated(Scheme s) { return s == Scheme::None || s == Scheme::NetVoq; }
+
 // One schema per registered name: the keys that name uses.
 template <Scheme S>
 struct PresetParams : Params {
@@ -93,6 +98,36 @@ const config::Schema& PresetParams<Scheme::None>::schema() {
 }
 
 template <>
+const config::Schema& PresetParams<Scheme::NetVoq>::schema() {
+  static config::Schema s(
+      "Network-level VOQs (paper 002 section 6, notes section 2 item 2): the sprayed baseline (spray_reorder) with one "
+      "vnet per fabric output, so every switch input and output keeps a queue per destination with its own credits "
+      "(router.buffer and router.output_buffer are then per destination); a congested output's packets can block only "
+      "each other. Needs topology clos, one-flit packets and at most 256 nodes.");
+  return s;
+}
+
+template <>
+const config::Schema& PresetParams<Scheme::Islip>::schema() {
+  static config::Schema s(
+      "iSLIP request/grant (paper 002 section 6, notes section 2 item 4) on the sprayed Clos: adapters request each "
+      "packet from a central scheduler as reqgrant does; every cycle the scheduler computes an iSLIP match (round-robin "
+      "grant and accept pointers, `iterations` rounds) and each matched input may inject one packet to its output; no "
+      "buffer is reserved and the egress re-sequences. The paper's iSLIP is an ideal single-stage crossbar; ours runs "
+      "its schedule over the fixed-latency wires and the Clos (docs/mechanisms/request-grant.md).");
+  static bool init = [] {
+    config::Declare<PresetParams>(s)
+        .field("u", &Params::u, 32u, "request throttle: most packets a flow may have requested and not yet been granted", {1, 65535})
+        .field("request_latency", &Params::request_latency, 1u, "cycles from an adapter's request to the scheduler's counter", {1, 1000})
+        .field("grant_latency", &Params::grant_latency, 1u, "cycles from a match to the adapter", {1, 1000})
+        .field("iterations", &Params::iterations, 2u, "iSLIP iterations per cycle (the paper's Fig. 11: 2)", {1, 64});
+    return true;
+  }();
+  (void)init;
+  return s;
+}
+
+template <>
 const config::Schema& PresetParams<Scheme::Window>::schema() {
   static config::Schema s(
       "End-to-end acknowledgements with a window (paper 002 section 6, the end2end-ACK comparison): the sprayed "
@@ -118,7 +153,7 @@ void Params::validate(const config::BindContext& ctx, const RouterConfig&, const
   if (n.max_packet != 1)
     ctx.fail("nic.max_packet", fmt::format("reqgrant models one packet per cycle (packet time = 1 cycle): nic.max_packet must be 1, not {}",
                                            n.max_packet));
-  if (scheme == Scheme::Reserve && request_combine > u)
+  if (granted(scheme) && request_combine > u)
     ctx.fail("cc.request_combine", fmt::format("{} exceeds the throttle cc.u = {}", request_combine, u));
 }
 
@@ -154,9 +189,11 @@ class GatedInjection final : public InjectionPolicy {
  private:
   bool may_send(NodeId d) const {
     switch (scheme_) {
-      case Scheme::Reserve: return rg_[d] > 0;
+      case Scheme::Reserve:
+      case Scheme::Islip: return rg_[d] > 0;
       case Scheme::Window: return outstanding_[d] < window_;
-      case Scheme::None: break;
+      case Scheme::None:
+      case Scheme::NetVoq: break;
     }
     return true;
   }
@@ -198,7 +235,7 @@ class Adapter final : public NicHooks {
 
   void on_packet_formed(NicApi&, Packet& p) override {
     const NodeId d = p.dst;
-    if (p_.scheme == Scheme::Reserve) {
+    if (granted(p_.scheme)) {
       if (rg_[d] == 0) throw std::logic_error(fmt::format("reqgrant: node {} formed a packet to {} without a grant", id_, d));
       --rg_[d];
       --rg_total_;
@@ -209,7 +246,7 @@ class Adapter final : public NicHooks {
     --voq_[d];
     --voq_total_;
     p.payload[kSeqWord] = seq_[d]++;
-    if (p_.scheme == Scheme::Reserve) {
+    if (granted(p_.scheme)) {
       // The packet crosses the middle switch whose crosspoint slot its grant reserved (the
       // distribution pointer's, or with strict_path false possibly the next one with a credit).
       MultistageRoute::pin_via(p, granted_paths_[d].front());
@@ -254,7 +291,7 @@ class Adapter final : public NicHooks {
   }
 
   void tick(NicApi&) override {
-    if (p_.scheme == Scheme::None) return;  // nothing but the reorder buffer
+    if (ungated(p_.scheme)) return;  // nothing but the reorder buffer
     if (!req_) throw std::logic_error("reqgrant: adapter without its scheduler wires (Mechanism::build did not run)");
     if (p_.scheme == Scheme::Window) {
       // An acknowledgement from destination j: one more packet of the flow may go.
@@ -268,7 +305,7 @@ class Adapter final : public NicHooks {
       }
     }
     // A grant for output j: one requested packet becomes injectable.
-    if (const std::uint32_t g = p_.scheme == Scheme::Reserve ? gnt_->read() : 0) {
+    if (const std::uint32_t g = granted(p_.scheme) ? gnt_->read() : 0) {
       const NodeId j = (g & kWireIdMask) - 1;
       const std::uint32_t path = g >> 16;
       if (j >= s_.n || pr_[j] == 0) throw std::logic_error(fmt::format("reqgrant: node {} got a grant for {} it never requested", id_, j));
@@ -283,7 +320,7 @@ class Adapter final : public NicHooks {
     // Request arbiter: one message per cycle, round robin over the flows with unrequested packets
     // under the throttle.
     std::uint32_t out = 0;
-    if (p_.scheme == Scheme::Reserve && voq_total_ > pr_total_ + rg_total_) {
+    if (granted(p_.scheme) && voq_total_ > pr_total_ + rg_total_) {
       for (std::uint32_t k = 0; k < s_.n; ++k) {
         const NodeId j = (rptr_ + k) % s_.n;
         const std::uint64_t unrequested = voq_[j] - pr_[j] - rg_[j];
@@ -368,8 +405,8 @@ class Adapter final : public NicHooks {
 // (the egress back-pressuring the fabric).
 class Observer final : public RouterHooks {
  public:
-  Observer(std::uint32_t m, CounterSet& c)
-      : m_(m), xp_peak_(c.counter("c_crosspoint_peak", CounterSet::Merge::Max)),
+  Observer(std::uint32_t m, bool all_vnets_data, CounterSet& c)
+      : m_(m), all_data_(all_vnets_data), xp_peak_(c.counter("c_crosspoint_peak", CounterSet::Merge::Max)),
         oq_peak_(c.counter("c_output_queue_peak", CounterSet::Merge::Max)), stall_(c.counter("egress_backpressure_cycles")) {}
   ArrivalAction on_arrival(RouterApi&, Packet& p, const BufferState& b) override {
     if (p.kind == PacketKind::Data && b.port >= m_) xp_peak_ = std::max<std::uint64_t>(xp_peak_, b.voq_occupancy);
@@ -381,11 +418,12 @@ class Observer final : public RouterHooks {
   void tick(RouterApi& api) override {
     for (PortId port = 0; port < m_; ++port)
       for (VcId v = 0; v < api.num_vcs(); ++v)
-        if (api.vnet_of_vc(v) == 0 && api.output_credits(port, v) == 0) ++stall_;
+        if ((all_data_ || api.vnet_of_vc(v) == 0) && api.output_credits(port, v) == 0) ++stall_;
   }
 
  private:
   std::uint32_t m_;
+  bool all_data_;  // netvoq: every vnet carries data (one per destination)
   std::uint64_t &xp_peak_, &oq_peak_, &stall_;
 };
 
@@ -403,6 +441,16 @@ class Scheduler final : public sc_core::sc_module, public TracedComponent {
         grant_line_(s.n), pending_(s.n, 0), taken_(s.n, 0), granted_at_(s.n, 0), grants_(c.counter("grants")),
         collisions_(c.counter("grant_collisions")),
         req_peak_(c.counter("request_counter_peak", CounterSet::Merge::Max)) {
+    if (p.scheme == Scheme::Islip) {
+      islip_req_.assign(static_cast<std::size_t>(s.n) * s.n, 0);
+      dist_.resize(static_cast<std::size_t>(s.n) * s.n);
+      for (std::size_t f = 0; f < dist_.size(); ++f) dist_[f] = static_cast<std::uint32_t>((f / s.n + f % s.n) % s.m);
+      gptr_.assign(s.n, 0);
+      aptr_.assign(s.n, 0);
+      in_match_.assign(s.n, -1);
+      out_match_.assign(s.n, -1);
+      offer_.assign(s.n, -1);
+    }
     blocks::CreditArbiterParams ap{s.n, s.m, p.crosspoint, p.u, p.strict_path, p.weighted};
     for (NodeId j = 0; j < s.n; ++j) {
       std::vector<std::uint32_t> order(s.n);
@@ -449,16 +497,24 @@ class Scheduler final : public sc_core::sc_module, public TracedComponent {
     }
     while (!requests_.empty() && requests_.front().at <= now) {
       const Due& d = requests_.front();
-      arbiters_.at(d.b).add_request(d.a, d.n);
-      req_peak_ = std::max<std::uint64_t>(req_peak_, arbiters_[d.b].requests(d.a));
+      if (p_.scheme == Scheme::Islip) {
+        std::uint32_t& r = islip_req_.at(static_cast<std::size_t>(d.b) * s_.n + d.a);
+        r += d.n;
+        pending_[d.b] += d.n;
+        req_peak_ = std::max<std::uint64_t>(req_peak_, r);
+      } else {
+        arbiters_.at(d.b).add_request(d.a, d.n);
+        req_peak_ = std::max<std::uint64_t>(req_peak_, arbiters_[d.b].requests(d.a));
+      }
       requests_.pop_front();
     }
     while (!credits_.empty() && credits_.front().at <= now) {
       arbiters_.at(credits_.front().a).add_credit(credits_.front().b);
       credits_.pop_front();
     }
-    // Output arbiters, then input arbiters, in the same cycle (notes G6).
-    for (NodeId j = 0; j < s_.n; ++j) {
+    // Output arbiters (or the iSLIP match), then input arbiters, in the same cycle (notes G6).
+    if (p_.scheme == Scheme::Islip) match();
+    for (NodeId j = 0; j < s_.n && p_.scheme != Scheme::Islip; ++j) {
       blocks::CreditArbiter& a = arbiters_[j];
       const blocks::CreditArbiter::Grant g = a.pick();
       if (g.valid()) {
@@ -495,6 +551,59 @@ class Scheduler final : public sc_core::sc_module, public TracedComponent {
     }
   }
 
+  // islip: iSLIP (McKeown 1999) over the request counters, `iterations` rounds of grant (each
+  // unmatched output offers itself to the first unmatched input with a request, from its grant
+  // pointer) and accept (each unmatched input takes the first offering output from its accept
+  // pointer); the pointers move one past the partner for matches of the first round only. Every
+  // match takes one request and becomes a grant for the flow's next middle switch (per-flow
+  // pointer, as the output arbiters spray); no buffer is reserved.
+  void match() {
+    const NodeId n = s_.n;
+    std::fill(in_match_.begin(), in_match_.end(), -1);
+    std::fill(out_match_.begin(), out_match_.end(), -1);
+    for (std::uint32_t it = 0; it < p_.iterations; ++it) {
+      std::fill(offer_.begin(), offer_.end(), -1);
+      for (NodeId j = 0; j < n; ++j) {
+        if (out_match_[j] >= 0 || pending_[j] == 0) continue;
+        for (NodeId k = 0; k < n; ++k) {
+          const NodeId i = (gptr_[j] + k) % n;
+          if (in_match_[i] < 0 && islip_req_[static_cast<std::size_t>(j) * n + i] > 0) {
+            offer_[j] = static_cast<int>(i);
+            break;
+          }
+        }
+      }
+      bool matched = false;
+      for (NodeId i = 0; i < n; ++i) {
+        if (in_match_[i] >= 0) continue;
+        for (NodeId k = 0; k < n; ++k) {
+          const NodeId j = (aptr_[i] + k) % n;
+          if (offer_[j] != static_cast<int>(i)) continue;
+          in_match_[i] = static_cast<int>(j);
+          out_match_[j] = static_cast<int>(i);
+          if (it == 0) {
+            aptr_[i] = (j + 1) % n;
+            gptr_[j] = (i + 1) % n;
+          }
+          matched = true;
+          break;
+        }
+      }
+      if (!matched) break;
+    }
+    for (NodeId j = 0; j < n; ++j) {
+      if (out_match_[j] < 0) continue;
+      const auto i = static_cast<NodeId>(out_match_[j]);
+      --islip_req_[static_cast<std::size_t>(j) * n + i];
+      --pending_[j];
+      std::uint32_t& d = dist_[static_cast<std::size_t>(i) * n + j];
+      gnt_paths_[static_cast<std::size_t>(i) * n + j].push_back(d);
+      d = (d + 1) % s_.m;
+      ++gnt_total_[i];
+      ++grants_;
+    }
+  }
+
   // e2e_window: each egress's acknowledgement (the source + 1 on its credit wire) goes to that
   // source's grant wire ack_latency cycles after the egress wrote it, one per source and cycle.
   void relay(Cycle now) {
@@ -522,6 +631,10 @@ class Scheduler final : public sc_core::sc_module, public TracedComponent {
   std::vector<Ring<Due>> grant_line_;  // per adapter: grants on their way
   std::vector<std::uint32_t> pending_, taken_;  // waveforms: per output
   std::vector<Cycle> granted_at_;                // per input: last cycle + 1 an output granted it
+  // islip: request counters [j * N + i], grant and accept pointers, per-flow middle-switch
+  // pointers [i * N + j], and the match under construction.
+  std::vector<std::uint32_t> islip_req_, gptr_, aptr_, dist_;
+  std::vector<int> in_match_, out_match_, offer_;
   std::uint64_t &grants_, &collisions_, &req_peak_;
 };
 
@@ -534,12 +647,23 @@ class ReqGrant final : public Mechanism {
     switch (p_.scheme) {
       case Scheme::None: return "spray_reorder";
       case Scheme::Window: return "e2e_window";
+      case Scheme::NetVoq: return "netvoq";
+      case Scheme::Islip: return "islip";
       case Scheme::Reserve: break;
     }
     return "reqgrant";
   }
-  std::vector<VnetSpec> vnets() const override { return {{"data", 0}, {"control", 1}}; }
-  std::uint8_t vnet_of(const Packet& p) const override { return p.kind == PacketKind::Data ? 0 : 1; }
+  // netvoq: one vnet per fabric output, so every switch queues (and credits) per destination.
+  std::vector<VnetSpec> vnets() const override {
+    if (p_.scheme != Scheme::NetVoq) return {{"data", 0}, {"control", 1}};
+    std::vector<VnetSpec> v;
+    for (NodeId j = 0; j < s_.n; ++j) v.push_back({fmt::format("to{}", j), 0});
+    return v;
+  }
+  std::uint8_t vnet_of(const Packet& p) const override {
+    if (p_.scheme == Scheme::NetVoq) return static_cast<std::uint8_t>(p.dst);
+    return p.kind == PacketKind::Data ? 0 : 1;
+  }
   Cycle max_injection_gap() const override { return p_.request_latency + p_.grant_latency + p_.credit_latency + 16; }
   std::unique_ptr<NicHooks> nic_hooks(NicApi& nic, CounterSet& c) const override {
     return std::make_unique<Adapter>(p_, s_, nic.id(), c);
@@ -548,10 +672,10 @@ class ReqGrant final : public Mechanism {
     // A/C routers are the ones with adapters attached (level 0 of the folded Clos).
     bool has_node = false;
     for (PortId port = 0; port < r.num_ports(); ++port) has_node |= r.port(port).terminal();
-    return has_node ? std::make_unique<Observer>(s_.m, c) : nullptr;
+    return has_node ? std::make_unique<Observer>(s_.m, p_.scheme == Scheme::NetVoq, c) : nullptr;
   }
   void build(NetworkBuilder& b) const override {
-    if (p_.scheme == Scheme::None) return;  // no control plane
+    if (ungated(p_.scheme)) return;  // no control plane
     std::vector<sc_core::sc_signal<std::uint32_t>*> req, gnt, cred;
     for (NodeId n = 0; n < b.num_nodes(); ++n) {
       req.push_back(&b.make<sc_core::sc_signal<std::uint32_t>>(fmt::format("reqgrant_req_{}", n).c_str()));
@@ -585,6 +709,8 @@ std::unique_ptr<Mechanism> Params::create(const MechanismContext& ctx) const {
                                           "output (M x cc.crosspoint = {} x {} = {})",
                                           reorder_buffer, s.m, crosspoint, s.m * crosspoint));
   if (s.n > kWireIdMask) throw config::ConfigError("cc.mechanism: reqgrant supports at most 65535 ports");
+  if (scheme == Scheme::NetVoq && s.n > 256)
+    throw config::ConfigError(fmt::format("cc.mechanism: netvoq needs one vnet per node, at most 256, not {}", s.n));
   if (!weights.empty() && weights.size() != s.n)
     throw config::ConfigError(fmt::format("cc.weights: {} weights for {} nodes (one per input, or none)", weights.size(), s.n));
   return std::make_unique<ReqGrant>(*this, s, ctx.seed);
@@ -595,6 +721,10 @@ config::PolyRegistrar<MechanismParams, PresetParams<Scheme::Reserve>> reg_reserv
     "reqgrant", "proactive request/grant reservation, central scheduler (paper 002)");
 config::PolyRegistrar<MechanismParams, PresetParams<Scheme::None>> reg_none(
     "spray_reorder", "paper 002's baseline: sprayed Clos, re-sequencing at the egress");
+config::PolyRegistrar<MechanismParams, PresetParams<Scheme::NetVoq>> reg_netvoq(
+    "netvoq", "network-level VOQs on the sprayed Clos: a vnet per destination (paper 002's comparison)");
+config::PolyRegistrar<MechanismParams, PresetParams<Scheme::Islip>> reg_islip(
+    "islip", "iSLIP request/grant matching over the sprayed Clos (paper 002's comparison)");
 config::PolyRegistrar<MechanismParams, PresetParams<Scheme::Window>> reg_window(
     "e2e_window", "end-to-end ACK window per flow on the sprayed Clos (paper 002's comparison)");
 }  // namespace

@@ -25,8 +25,13 @@ enum class VisitOrder : std::uint8_t { Random, Common };
 //   spray_reorder  None: nothing (the paper's baseline: the same sprayed fabric with hop-by-hop
 //                  credits only, re-sequencing at the egress; notes G12);
 //   e2e_window     Window: at most `window` unacknowledged packets per flow, acknowledged
-//                  out of band when delivered in order (the end2end-ACK comparison, W = 16).
-enum class Scheme : std::uint8_t { Reserve, None, Window };
+//                  out of band when delivered in order (the end2end-ACK comparison, W = 16);
+//   netvoq         NetVoq: nothing gates injection, but every fabric output has its own vnet,
+//                  so each switch input and output queues packets per destination with credits
+//                  per queue (network-level VOQs, notes section 2 item 2);
+//   islip          Islip: the scheduler matches inputs to outputs every cycle by iSLIP (notes
+//                  section 2 item 4) instead of reserving buffers; a match is a grant.
+enum class Scheme : std::uint8_t { Reserve, None, Window, NetVoq, Islip };
 
 struct Params : MechanismParams {
   Scheme scheme = Scheme::Reserve;     // set by the registered name, not a key
@@ -43,6 +48,7 @@ struct Params : MechanismParams {
   std::uint32_t reorder_buffer = 300;  // egress reorder buffer, packets (asserted bound; >= M x crosspoint)
   std::uint32_t window = 16;           // e2e_window: unacknowledged packets per flow (W)
   std::uint32_t ack_latency = 2;       // e2e_window: cycles from an in-order delivery to the source's window
+  std::uint32_t iterations = 2;        // islip: request-grant-accept iterations per cycle
 
   std::unique_ptr<Mechanism> create(const MechanismContext& ctx) const override;
   void validate(const config::BindContext& ctx, const RouterConfig& r, const NicConfig& n) const override;
