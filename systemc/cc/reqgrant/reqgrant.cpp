@@ -166,13 +166,14 @@ struct Shape {
 // ---- the adapter: source (requests, grant-gated injection) and egress (reorder buffer) -------
 
 // Round robin over the destinations whose send queue is ready and that may send: hold a grant
-// (reqgrant: rg > 0), have room in their window (e2e_window: outstanding < W), or always
-// (spray_reorder).
+// (reqgrant, islip: rg > 0), have room in their window (e2e_window: outstanding < W), have room
+// in their own vnet's queue at the A switch (netvoq: a packet that waited for credit would block
+// the other destinations' packets behind it in the NIC), or always (spray_reorder).
 class GatedInjection final : public InjectionPolicy {
  public:
   GatedInjection(std::uint32_t n, Scheme scheme, std::uint32_t window, const std::vector<std::uint32_t>& rg,
-                 const std::vector<std::uint32_t>& outstanding)
-      : ready_(n, 0), scheme_(scheme), window_(window), rg_(rg), outstanding_(outstanding) {}
+                 const std::vector<std::uint32_t>& outstanding, const std::vector<std::uint32_t>& room)
+      : ready_(n, 0), scheme_(scheme), window_(window), rg_(rg), outstanding_(outstanding), room_(room) {}
   void set_ready(NodeId dst, bool ready) override { ready_[dst] = ready; }
   int pick(Cycle) const override {
     const auto n = static_cast<std::uint32_t>(ready_.size());
@@ -192,8 +193,8 @@ class GatedInjection final : public InjectionPolicy {
       case Scheme::Reserve:
       case Scheme::Islip: return rg_[d] > 0;
       case Scheme::Window: return outstanding_[d] < window_;
-      case Scheme::None:
-      case Scheme::NetVoq: break;
+      case Scheme::NetVoq: return room_[d] > 0;
+      case Scheme::None: break;
     }
     return true;
   }
@@ -202,6 +203,7 @@ class GatedInjection final : public InjectionPolicy {
   std::uint32_t window_;
   const std::vector<std::uint32_t>& rg_;
   const std::vector<std::uint32_t>& outstanding_;
+  const std::vector<std::uint32_t>& room_;
   std::uint32_t ptr_ = 0;
 };
 
@@ -210,8 +212,8 @@ constexpr unsigned kSeqWord = 0;  // payload word: the packet's per-flow sequenc
 class Adapter final : public NicHooks {
  public:
   Adapter(const Params& p, Shape s, NodeId id, CounterSet& c)
-      : p_(p), s_(s), id_(id), voq_(s.n, 0), pr_(s.n, 0), rg_(s.n, 0), outstanding_(s.n, 0), dptr_(s.n), granted_paths_(s.n), seq_(s.n, 0), expected_(s.n, 0), host_next_(s.n, 0),
-        held_(s.n), policy_(s.n, p.scheme, p.window, rg_, outstanding_), requests_(c.counter("request_messages")), grants_(c.counter("grants_received")),
+      : p_(p), s_(s), id_(id), voq_(s.n, 0), pr_(s.n, 0), rg_(s.n, 0), outstanding_(s.n, 0), room_(s.n, 1), dptr_(s.n), granted_paths_(s.n), seq_(s.n, 0), expected_(s.n, 0), host_next_(s.n, 0),
+        held_(s.n), policy_(s.n, p.scheme, p.window, rg_, outstanding_, room_), requests_(c.counter("request_messages")), grants_(c.counter("grants_received")),
         pr_peak_(c.counter("pending_requests_peak", CounterSet::Merge::Max)),
         reorder_peak_(c.counter("reorder_peak", CounterSet::Merge::Max)), resequenced_(c.counter("resequenced_packets")),
         reseq_wait_(c.counter("resequencing_wait_cycles")), in_order_(c.counter("in_order_packets")),
@@ -290,7 +292,9 @@ class Adapter final : public NicHooks {
     host_next_[p.src] = p.payload[kSeqWord] + 1;
   }
 
-  void tick(NicApi&) override {
+  void tick(NicApi& api) override {
+    if (p_.scheme == Scheme::NetVoq)  // the room of each destination's vnet for the next cycle's choice
+      for (NodeId d = 0; d < s_.n; ++d) room_[d] = api.injection_credits(static_cast<std::uint8_t>(d));
     if (ungated(p_.scheme)) return;  // nothing but the reorder buffer
     if (!req_) throw std::logic_error("reqgrant: adapter without its scheduler wires (Mechanism::build did not run)");
     if (p_.scheme == Scheme::Window) {
@@ -380,6 +384,7 @@ class Adapter final : public NicHooks {
   std::vector<std::uint32_t> pr_;    // requested, not granted
   std::vector<std::uint32_t> rg_;    // granted, not injected
   std::vector<std::uint32_t> outstanding_;  // e2e_window: injected, not acknowledged
+  std::vector<std::uint32_t> room_;  // netvoq: free flits of each destination's vnet at the injection link
   std::vector<std::uint32_t> dptr_;  // spray_reorder, e2e_window: per-flow middle-switch pointer
   std::vector<Ring<std::uint32_t>> granted_paths_;  // reqgrant: per destination, the middle switches of the grants held, in order
   std::vector<std::uint64_t> seq_;   // next sequence number per destination
