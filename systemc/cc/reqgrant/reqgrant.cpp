@@ -20,6 +20,7 @@
 #include <systemc>
 
 #include "blocks/credit_arbiter.hpp"
+#include "cc/reqgrant/distributed.hpp"
 #include "core/rng.hpp"
 #include "core/ring.hpp"
 #include "core/trace_sink.hpp"
@@ -78,6 +79,18 @@ const config::Schema& PresetParams<Scheme::Reserve>::schema() {
         .list("weights", static_cast<std::vector<std::uint32_t> PresetParams::*>(&Params::weights), std::vector<std::uint32_t>{},
               "with weighted: the weight (>= 1) of each input at every output arbiter, one per node (empty: all 1)",
               {1, 1u << 20})
+        .choice("scheduler", &Params::scheduler, SchedulerDesign::Central,
+                {{"central", SchedulerDesign::Central}, {"distributed", SchedulerDesign::Distributed}},
+                "where the output arbiters are: one central scheduler over fixed-latency wires (section 5.1), or the C "
+                "switches of a three-stage scheduling network of request and grant queues (section 5.2)")
+        .field("k", &Params::k, 4u,
+               "distributed: K, the request (grant) credits each sender holds for each queue of the next switch; the "
+               "shared queues hold M x K (notes G3: one local round trip, 4)",
+               {1, 7})
+        .field("request_speedup", &Params::request_speedup, 1.0,
+               "distributed: requests per cycle a B -> C request link carries on average (at most 2 in one cycle; the "
+               "fan-in run of section 6: 1.1)",
+               {1.0, 2.0})
         .field("reorder_buffer", &Params::reorder_buffer, 300u,
                "egress reorder buffer, packets (section 6: 300); the reservations bound the occupancy by M x crosspoint, "
                "which must fit (exceeding it at run time is an internal error)",
@@ -155,6 +168,8 @@ void Params::validate(const config::BindContext& ctx, const RouterConfig&, const
                                            n.max_packet));
   if (granted(scheme) && request_combine > u)
     ctx.fail("cc.request_combine", fmt::format("{} exceeds the throttle cc.u = {}", request_combine, u));
+  if (scheduler == SchedulerDesign::Distributed && request_combine != 1)
+    ctx.fail("cc.request_combine", "the distributed scheduler carries one packet per request message (1)");
 }
 
 namespace {
@@ -223,11 +238,16 @@ class Adapter final : public NicHooks {
   std::uint32_t uses() const override { return kDeliveryHold; }
   InjectionPolicy* injection_policy() override { return &policy_; }
 
-  void connect(sc_core::sc_signal<std::uint32_t>* req, const sc_core::sc_signal<std::uint32_t>* gnt,
-               sc_core::sc_signal<std::uint32_t>* cred) {
-    req_ = req;
-    gnt_ = gnt;
-    cred_ = cred;
+  void connect(const AdapterWires& w, bool distributed) {
+    req_ = w.request;
+    gnt_ = w.grant;
+    cred_ = w.credit;
+    if (distributed) {
+      rqcred_in_ = w.request_credit;
+      rqcred_.assign(s_.m, p_.k);
+      rdist_.resize(s_.n);
+      for (NodeId d = 0; d < s_.n; ++d) rdist_[d] = (id_ + d) % s_.m;
+    }
   }
 
   void on_message(NicApi&, const MessageInfo& m, bool) override {
@@ -321,16 +341,29 @@ class Adapter final : public NicHooks {
       ++rg_total_;
       ++grants_;
     }
+    // Distributed scheduler: request credits the A switch returned (a bit per path).
+    if (rqcred_in_)
+      if (const std::uint32_t bits = rqcred_in_->read())
+        for (std::uint32_t b = 0; b < s_.m; ++b)
+          if (bits >> b & 1u) ++rqcred_[b];
     // Request arbiter: one message per cycle, round robin over the flows with unrequested packets
-    // under the throttle.
+    // under the throttle (distributed: and a credit for the A switch's queue toward the flow's
+    // next request path).
     std::uint32_t out = 0;
     if (granted(p_.scheme) && voq_total_ > pr_total_ + rg_total_) {
       for (std::uint32_t k = 0; k < s_.n; ++k) {
         const NodeId j = (rptr_ + k) % s_.n;
         const std::uint64_t unrequested = voq_[j] - pr_[j] - rg_[j];
         if (unrequested == 0 || pr_[j] >= p_.u) continue;
+        if (rqcred_in_ && rqcred_[rdist_[j]] == 0) continue;
         const auto count = static_cast<std::uint32_t>(std::min<std::uint64_t>({unrequested, p_.u - pr_[j], p_.request_combine}));
         out = (count << 16) | (j + 1);
+        if (rqcred_in_) {  // one packet per request, through the flow's next path
+          const std::uint32_t b = rdist_[j];
+          out = (b << 16) | (j + 1);
+          --rqcred_[b];
+          rdist_[j] = (b + 1) % s_.m;
+        }
         pr_[j] += count;
         pr_total_ += count;
         pr_peak_ = std::max<std::uint64_t>(pr_peak_, pr_[j]);
@@ -399,6 +432,9 @@ class Adapter final : public NicHooks {
   sc_core::sc_signal<std::uint32_t>* req_ = nullptr;
   const sc_core::sc_signal<std::uint32_t>* gnt_ = nullptr;
   sc_core::sc_signal<std::uint32_t>* cred_ = nullptr;
+  const sc_core::sc_signal<std::uint32_t>* rqcred_in_ = nullptr;  // distributed: request credits from the A switch
+  std::vector<std::uint32_t> rqcred_;  // distributed: per path, credits for the A switch's request queue toward it
+  std::vector<std::uint32_t> rdist_;   // distributed: per destination, the path of the flow's next request
   std::uint64_t &requests_, &grants_, &pr_peak_, &reorder_peak_, &resequenced_, &reseq_wait_, &in_order_, &order_violations_;
 };
 
@@ -434,6 +470,22 @@ class Observer final : public RouterHooks {
 
 // ---- the central scheduler ---------------------------------------------------------------------
 
+}  // namespace
+
+blocks::CreditArbiter output_arbiter(const Params& p, std::uint32_t n, std::uint32_t m, std::uint64_t seed, NodeId j) {
+  std::vector<std::uint32_t> order(n);
+  std::iota(order.begin(), order.end(), 0u);
+  if (p.order == VisitOrder::Random) {
+    RngStream rng(seed, "reqgrant.order." + std::to_string(j));
+    for (std::uint32_t k = n - 1; k > 0; --k) std::swap(order[k], order[rng.below(k + 1)]);
+  }
+  std::vector<std::uint32_t> dist0(n);
+  for (NodeId i = 0; i < n; ++i) dist0[i] = (i + j) % m;  // flows to one output start spread over the middle switches
+  return blocks::CreditArbiter({n, m, p.crosspoint, p.u, p.strict_path, p.weighted}, std::move(order), std::move(dist0), p.weights);
+}
+
+namespace {
+
 class Scheduler final : public sc_core::sc_module, public TracedComponent {
  public:
   sc_core::sc_in<bool> clk{"clk"};
@@ -456,18 +508,8 @@ class Scheduler final : public sc_core::sc_module, public TracedComponent {
       out_match_.assign(s.n, -1);
       offer_.assign(s.n, -1);
     }
-    blocks::CreditArbiterParams ap{s.n, s.m, p.crosspoint, p.u, p.strict_path, p.weighted};
-    for (NodeId j = 0; j < s.n; ++j) {
-      std::vector<std::uint32_t> order(s.n);
-      std::iota(order.begin(), order.end(), 0u);
-      if (p.order == VisitOrder::Random) {
-        RngStream rng(seed, "reqgrant.order." + std::to_string(j));
-        for (std::uint32_t k = s.n - 1; k > 0; --k) std::swap(order[k], order[rng.below(k + 1)]);
-      }
-      std::vector<std::uint32_t> dist0(s.n);
-      for (NodeId i = 0; i < s.n; ++i) dist0[i] = (i + j) % s.m;  // flows to one output start spread over the middle switches
-      arbiters_.emplace_back(ap, std::move(order), std::move(dist0), p.weights);
-    }
+    if (p.scheme == Scheme::Reserve)
+      for (NodeId j = 0; j < s.n; ++j) arbiters_.push_back(output_arbiter(p, s.n, s.m, seed, j));
     SC_METHOD(tick);
     sensitive << clk.pos();
     dont_initialize();
@@ -681,15 +723,21 @@ class ReqGrant final : public Mechanism {
   }
   void build(NetworkBuilder& b) const override {
     if (ungated(p_.scheme)) return;  // no control plane
+    const bool distributed = p_.scheme == Scheme::Reserve && p_.scheduler == SchedulerDesign::Distributed;
+    using Sig = sc_core::sc_signal<std::uint32_t>;
     std::vector<sc_core::sc_signal<std::uint32_t>*> req, gnt, cred;
+    std::vector<AdapterWires> wires;
     for (NodeId n = 0; n < b.num_nodes(); ++n) {
-      req.push_back(&b.make<sc_core::sc_signal<std::uint32_t>>(fmt::format("reqgrant_req_{}", n).c_str()));
-      gnt.push_back(&b.make<sc_core::sc_signal<std::uint32_t>>(fmt::format("reqgrant_gnt_{}", n).c_str()));
-      cred.push_back(&b.make<sc_core::sc_signal<std::uint32_t>>(fmt::format("reqgrant_cred_{}", n).c_str()));
+      req.push_back(&b.make<Sig>(fmt::format("reqgrant_req_{}", n).c_str()));
+      gnt.push_back(&b.make<Sig>(fmt::format("reqgrant_gnt_{}", n).c_str()));
+      cred.push_back(&b.make<Sig>(fmt::format("reqgrant_cred_{}", n).c_str()));
+      Sig* rqcred = distributed ? &b.make<Sig>(fmt::format("reqgrant_rqcred_{}", n).c_str()) : nullptr;
+      wires.push_back({req.back(), rqcred, gnt.back(), cred.back()});
       auto* hooks = dynamic_cast<Adapter*>(b.nic_hooks(n));
       if (!hooks) throw std::logic_error("reqgrant: NIC without its adapter hooks");
-      hooks->connect(req.back(), gnt.back(), cred.back());
+      hooks->connect(wires.back(), distributed);
     }
+    if (distributed) return build_distributed(b, p_, s_.n, s_.m, seed_, wires);
     auto& sched = b.make<Scheduler>("reqgrant_scheduler", p_, s_, seed_, b.period(), req, gnt, cred, b.counters());
     sched.clk(b.clock());
     b.trace(sched);
@@ -709,6 +757,8 @@ std::unique_ptr<Mechanism> Params::create(const MechanismContext& ctx) const {
     throw config::ConfigError(fmt::format("cc.mechanism: this mechanism runs on a three-stage Clos (topology.type: clos), not '{}'",
                                           ctx.topology.name()));
   const Shape s{t->num_nodes(), t->k()};
+  if (scheme == Scheme::Reserve && scheduler == SchedulerDesign::Distributed && s.m > 8)
+    throw config::ConfigError(fmt::format("cc.scheduler: the distributed scheduler's credit wires hold at most 8 switches per stage, not {}", s.m));
   if (scheme == Scheme::Reserve && reorder_buffer < s.m * crosspoint)
     throw config::ConfigError(fmt::format("cc.reorder_buffer: {} packets cannot hold what the reservations allow in flight to one "
                                           "output (M x cc.crosspoint = {} x {} = {})",

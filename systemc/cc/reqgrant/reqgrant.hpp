@@ -18,6 +18,9 @@
 namespace ccnet::reqgrant {
 
 enum class VisitOrder : std::uint8_t { Random, Common };
+// Where the output arbiters are: one central scheduler (section 5.1) or the C switches of a
+// three-stage scheduling network (section 5.2, distributed.hpp).
+enum class SchedulerDesign : std::uint8_t { Central, Distributed };
 
 // The registered names share this folder and its adapter (spraying, sequence numbers, reorder
 // buffer); they differ in what gates injection (paper 002 section 2's comparisons):
@@ -49,6 +52,9 @@ struct Params : MechanismParams {
   std::uint32_t window = 16;           // e2e_window: unacknowledged packets per flow (W)
   std::uint32_t ack_latency = 2;       // e2e_window: cycles from an in-order delivery to the source's window
   std::uint32_t iterations = 2;        // islip: request-grant-accept iterations per cycle
+  SchedulerDesign scheduler = SchedulerDesign::Central;  // reqgrant: central chip or scheduling network
+  std::uint32_t k = 4;                 // distributed: K, request (grant) credits per upstream link and queue (G3)
+  double request_speedup = 1.0;        // distributed: requests per cycle a B -> C request link carries (fan-in run: 1.1)
 
   std::unique_ptr<Mechanism> create(const MechanismContext& ctx) const override;
   void validate(const config::BindContext& ctx, const RouterConfig& r, const NicConfig& n) const override;
