@@ -86,7 +86,7 @@ const config::Schema& PresetParams<Scheme::Reserve>::schema() {
         .field("k", &Params::k, 4u,
                "distributed: K, the request (grant) credits each sender holds for each queue of the next switch; the "
                "shared queues hold M x K (notes G3: one local round trip, 4)",
-               {1, 7})
+               {1, 4096})
         .field("request_speedup", &Params::request_speedup, 1.0,
                "distributed: requests per cycle a B -> C request link carries on average (at most 2 in one cycle; the "
                "fan-in run of section 6: 1.1)",
