@@ -153,7 +153,7 @@ void check_delivered_in_order(const test::NetRun& r) {
 }
 }  // namespace
 
-TEST_CASE("netvoq and islip: zero-load latency (no round trip; the iSLIP match over one-cycle wires)", "[net][reqgrant]") {
+TEST_CASE("netvoq and islip: zero-load latency without a round trip and with the iSLIP match over one-cycle wires", "[net][reqgrant]") {
   const std::string light = "  classes: [{name: u, rate: 0.002, size: 1}]\n";
   const auto min = [](const Json& s) { return s["latency"]["packet"]["min"].get<std::uint64_t>(); };
   const Json base = test::run_yaml_fresh(clos16("{mechanism: baseline}", light));
@@ -191,7 +191,7 @@ TEST_CASE("reqgrant: bursty traffic keeps the paper's invariants", "[net][reqgra
   check_invariants(test::run_yaml(clos16("{mechanism: reqgrant}", traffic)));
 }
 
-TEST_CASE("srp runs on the paper 002 fabric (R11's comparison, the mechanism of cc/srp_lhrp)", "[net][reqgrant][srp]") {
+TEST_CASE("srp of cc/srp_lhrp runs on the paper 002 fabric for R11", "[net][reqgrant][srp]") {
   std::string cfg = clos16("{mechanism: srp, reservation_overhead: 0.05}", kHotspots, "{warmup: 2000, measure: 6000, drain_limit: 100000}");
   const auto r = test::run_yaml(cfg, {"nic.acks=true", "traffic.classes[0].size=8", "traffic.classes[1].size=8",
                                       "traffic.classes[0].rate=0.3", "traffic.classes[1].rate=0.28"});
@@ -206,4 +206,21 @@ TEST_CASE("srp runs on the paper 002 fabric (R11's comparison, the mechanism of 
   CHECK(posted > 500);
   CHECK(received == 8 * posted);  // every packet of every 8-packet message, once
   CHECK(s["classes"]["hotspot"]["throughput"]["ejected"]["mean"].get<double>() > 0.85);
+}
+
+TEST_CASE("reqgrant distributed: the scheduling network keeps the invariants and the central design's timing", "[net][reqgrant][distributed]") {
+  const std::string dist = "{mechanism: reqgrant, scheduler: distributed, request_speedup: 1.1}";
+  const auto r = test::run_yaml(clos16(dist, kHotspots, "{warmup: 2000, measure: 8000, drain_limit: 100000}"));
+  check_invariants(r);
+  const Json& cc = r.stats()["cc"];
+  CHECK(cc["request_queue_peak"].get<std::uint64_t>() <= 4 * 4);  // M x K
+  CHECK(cc["grant_queue_peak"].get<std::uint64_t>() <= 4 * 4);
+  CHECK(cc["request_queue_peak"].get<std::uint64_t>() > 0);
+  CHECK(r.stats()["classes"]["hotspot"]["throughput"]["ejected"]["mean"].get<double>() > 0.97);
+  // Zero load: three one-cycle hops each way, as the central scheduler's 3 + 3 cycles.
+  const std::string light = "  classes: [{name: u, rate: 0.002, size: 1}]\n";
+  const auto min = [](const Json& s) { return s["latency"]["packet"]["min"].get<std::uint64_t>(); };
+  CHECK(min(test::run_yaml_fresh(clos16(dist, light))) == min(test::run_yaml_fresh(clos16("{mechanism: reqgrant}", light))));
+  CHECK_THROWS_WITH(test::build_network(clos16("{mechanism: reqgrant, scheduler: distributed, request_combine: 2}", kUniform)),
+                    Catch::Contains("cc.request_combine"));
 }
