@@ -68,7 +68,8 @@ class TrafficGenerator : public sc_core::sc_module {
       return at != o.at ? at > o.at : cls != o.cls ? cls > o.cls : src > o.src;
     }
   };
-  void tick();
+  void tick();  // generate() under process_error::guard
+  void generate();
   // Posts one message of class `cls` from `src` (size drawn now; destination drawn now unless
   // given) and returns its size.
   std::uint32_t post(std::uint32_t cls, NodeId src, const NodeId* dst = nullptr);

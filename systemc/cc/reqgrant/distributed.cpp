@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "blocks/credit_arbiter.hpp"
+#include "core/process_error.hpp"
 #include "core/ring.hpp"
 #include "core/trace_sink.hpp"
 
@@ -63,11 +64,17 @@ struct Counters {
 class CtlModule : public sc_core::sc_module, public TracedComponent {
  public:
   sc_core::sc_in<bool> clk{"clk"};
-  CtlModule(sc_core::sc_module_name name, const Params& p, std::uint32_t n, std::uint32_t m, std::uint32_t id, Counters& c)
-      : sc_core::sc_module(name), p_(p), n_(n), m_(m), id_(id), cap_(m * p.k), c_(c) {}
+  CtlModule(sc_core::sc_module_name name, const Params& p, std::uint32_t n, std::uint32_t m, std::uint32_t id, Counters& c,
+            sc_core::sc_time period)
+      : sc_core::sc_module(name), p_(p), n_(n), m_(m), id_(id), cap_(m * p.k), c_(c), period_(period) {}
   std::string trace_scope() const override { return name(); }
 
  protected:
+  // The clocked process: step() under process_error::guard (a broken invariant names the module).
+  void tick() {
+    process_error::guard(*this, period_, [this] { step(); });
+  }
+  virtual void step() = 0;
   template <typename T>
   void peak(const Queue<T>& q, std::uint64_t& counter) {
     counter = std::max<std::uint64_t>(counter, q.size);
@@ -75,6 +82,7 @@ class CtlModule : public sc_core::sc_module, public TracedComponent {
   const Params& p_;
   std::uint32_t n_, m_, id_, cap_;
   Counters& c_;
+  sc_core::sc_time period_;
 };
 
 // ---- A switch: the request queues toward the B switches, the grant queues toward its adapters --
@@ -85,8 +93,9 @@ class CtlA final : public CtlModule {
   std::vector<Sig*> req_out, gcred_out;                       // per B: A -> B
   std::vector<Sig*> rqcred_in, gnt_in;                        // per B: B -> A
   SC_HAS_PROCESS(CtlA);
-  CtlA(sc_core::sc_module_name name, const Params& p, std::uint32_t n, std::uint32_t m, std::uint32_t a, Counters& c)
-      : CtlModule(name, p, n, m, a, c), rq_(m), gq_(m), rqcred_(static_cast<std::size_t>(m) * m, p.k) {
+  CtlA(sc_core::sc_module_name name, const Params& p, std::uint32_t n, std::uint32_t m, std::uint32_t a, Counters& c,
+       sc_core::sc_time period)
+      : CtlModule(name, p, n, m, a, c, period), rq_(m), gq_(m), rqcred_(static_cast<std::size_t>(m) * m, p.k) {
     SC_METHOD(tick);
     sensitive << clk.pos();
     dont_initialize();
@@ -104,7 +113,7 @@ class CtlA final : public CtlModule {
   struct Entry {
     std::uint32_t msg, path;
   };
-  void tick() {
+  void step() override {
     for (std::uint32_t b = 0; b < m_; ++b)
       for (std::uint32_t c = 0; c < m_; ++c) rqcred_[b * m_ + c] += field(rqcred_in[b]->read(), c);
     for (std::uint32_t l = 0; l < m_; ++l)
@@ -161,8 +170,9 @@ class CtlB final : public CtlModule {
   std::vector<Sig*> gcred_out;            // per C: B -> C
   std::vector<Sig*> gnt_in;               // per C: C -> B
   SC_HAS_PROCESS(CtlB);
-  CtlB(sc_core::sc_module_name name, const Params& p, std::uint32_t n, std::uint32_t m, std::uint32_t b, Counters& c)
-      : CtlModule(name, p, n, m, b, c), rq_(m), gq_(m), acc_(m, 0.0), gcred_(static_cast<std::size_t>(m) * m, p.k) {
+  CtlB(sc_core::sc_module_name name, const Params& p, std::uint32_t n, std::uint32_t m, std::uint32_t b, Counters& c,
+       sc_core::sc_time period)
+      : CtlModule(name, p, n, m, b, c, period), rq_(m), gq_(m), acc_(m, 0.0), gcred_(static_cast<std::size_t>(m) * m, p.k) {
     SC_METHOD(tick);
     sensitive << clk.pos();
     dont_initialize();
@@ -179,7 +189,7 @@ class CtlB final : public CtlModule {
   }
 
  private:
-  void tick() {
+  void step() override {
     for (std::uint32_t a = 0; a < m_; ++a)
       for (std::uint32_t l = 0; l < m_; ++l) gcred_[a * m_ + l] += field(gcred_in[a]->read(), l);
     for (std::uint32_t a = 0; a < m_; ++a)
@@ -242,7 +252,7 @@ class CtlC final : public CtlModule {
   SC_HAS_PROCESS(CtlC);
   CtlC(sc_core::sc_module_name name, const Params& p, std::uint32_t n, std::uint32_t m, std::uint32_t c, Counters& cnt,
        std::vector<blocks::CreditArbiter> arbiters, sc_core::sc_time period)
-      : CtlModule(name, p, n, m, c, cnt), arbiters_(std::move(arbiters)), gq_(m),
+      : CtlModule(name, p, n, m, c, cnt, period), arbiters_(std::move(arbiters)), gq_(m),
         gqcred_(static_cast<std::size_t>(m) * m, p.k), gcred_(static_cast<std::size_t>(m) * m, p.k), pending_(m, 0),
         taken_(m, 0), period_ps_(period.value()) {
     SC_METHOD(tick);
@@ -268,7 +278,7 @@ class CtlC final : public CtlModule {
   struct Entry {
     std::uint32_t msg, out;  // out: the local output arbiter that issued the grant
   };
-  void tick() {
+  void step() override {
     const Cycle now = sc_core::sc_time_stamp().value() / period_ps_;
     for (std::uint32_t b = 0; b < m_; ++b)
       for (std::uint32_t a = 0; a < m_; ++a) gcred_[b * m_ + a] += field(gcred_in[b]->read(), a);
@@ -341,8 +351,8 @@ void build_distributed(NetworkBuilder& bld, const Params& p, std::uint32_t n, st
   std::vector<CtlB*> bs;
   std::vector<CtlC*> cs;
   for (std::uint32_t x = 0; x < m; ++x) {
-    as.push_back(&bld.make<CtlA>(fmt::format("reqgrant_a{}", x).c_str(), p, n, m, x, cnt));
-    bs.push_back(&bld.make<CtlB>(fmt::format("reqgrant_b{}", x).c_str(), p, n, m, x, cnt));
+    as.push_back(&bld.make<CtlA>(fmt::format("reqgrant_a{}", x).c_str(), p, n, m, x, cnt, bld.period()));
+    bs.push_back(&bld.make<CtlB>(fmt::format("reqgrant_b{}", x).c_str(), p, n, m, x, cnt, bld.period()));
     std::vector<blocks::CreditArbiter> arbs;
     for (std::uint32_t l = 0; l < m; ++l) arbs.push_back(output_arbiter(p, n, m, seed, x * m + l));
     cs.push_back(&bld.make<CtlC>(fmt::format("reqgrant_c{}", x).c_str(), p, n, m, x, cnt, std::move(arbs), bld.period()));
