@@ -5,7 +5,8 @@
 //     the middle switch whose crosspoint slot its grant reserved; at the egress, a reorder buffer that delivers
 //     in order and returns one end-to-end credit per in-order delivery;
 //   * the scheduler module (built in Mechanism::build): N output credit arbiters
-//     (blocks/credit_arbiter) and N input arbiters, reached over fixed-latency wires;
+//     (blocks/credit_arbiter) and N input arbiters, reached over fixed-latency wires (islip: an
+//     iSLIP match instead of the output arbiters; scheduler distributed: distributed.cpp);
 //   * switch hooks that only observe: the C-crosspoint occupancy and cycles an egress link had
 //     no credit (the paper's invariants, notes R15).
 // One cycle is one packet time: packets are one flit (validated).

@@ -3,9 +3,10 @@
 // enters the fabric only after the output credit arbiter of its destination reserved a slot for
 // it in the last-stage (C) crosspoint buffer of the middle switch it will cross; the slot is
 // freed when the packet is delivered in order at the egress (end-to-end credit), so neither the
-// C stage nor the reorder buffers ever overflow or back-pressure. This is the central-scheduler
-// design (section 5.1): one scheduler module reached by every adapter over fixed-latency request,
-// grant and credit wires. docs/mechanisms/request-grant.md lists every choice and its key.
+// C stage nor the reorder buffers ever overflow or back-pressure. Two control planes: the central
+// scheduler (section 5.1), one module reached by every adapter over fixed-latency request, grant
+// and credit wires, and the distributed scheduler (section 5.2, distributed.hpp), a three-stage
+// scheduling network. docs/mechanisms/request-grant.md lists every choice and its key.
 #pragma once
 
 #include <cstdint>
