@@ -65,6 +65,11 @@ class NicApi {
   // The message at the head of the send queue to `dst` (still forming packets), if any.
   virtual bool head_message(NodeId dst, MessageId& id) const = 0;
   virtual SendQueueLength send_queue(NodeId dst) const = 0;
+  // Free buffer space (flits) toward the router for a new packet of `vnet`: the credits of the
+  // injection link's VC the NIC would choose for it (its level-0 VC with the most). An injection
+  // policy can skip send queues whose vnet is full instead of forming a packet that then waits
+  // (returned credits count from the cycle after they arrive).
+  virtual std::uint32_t injection_credits(std::uint8_t vnet) const = 0;
   // Resend the data packet (message, seq) from the retransmit buffer, not before `at`: the same
   // packet (kernel fields and payload) with `flags` as its mechanism flag bits. Returns false if
   // it is not in the buffer (already delivered, or the mechanism keeps no buffer).

@@ -338,6 +338,11 @@ VcId Nic::choose_vc(std::uint8_t vnet, VcId exclude) const {
   return best;
 }
 
+std::uint32_t Nic::injection_credits(std::uint8_t vnet) const {
+  if (vnet >= env_.vnet_priority.size()) fail("injection_credits: vnet " + std::to_string(vnet) + " does not exist");
+  return arbiter_.credits(choose_vc(vnet));
+}
+
 void Nic::update_ready(NodeId dst) { policy_set_ready(dst, send_queues_[dst].head >= 0 && now_ >= hold_until_[dst]); }
 
 void Nic::hold(NodeId dst, Cycle until) {

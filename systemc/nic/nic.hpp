@@ -114,6 +114,7 @@ class Nic final : public sc_core::sc_module, public NicApi, public TracedCompone
   void hold(NodeId dst, Cycle until) override;
   bool head_message(NodeId dst, MessageId& id) const override;
   SendQueueLength send_queue(NodeId dst) const override;
+  std::uint32_t injection_credits(std::uint8_t vnet) const override;
   bool retransmit(MessageId message, std::uint32_t seq, Cycle at, std::uint32_t flags) override;
   void deliver(PacketId held) override;
   void stall_ejection(std::uint8_t vnet, bool stalled) override;

@@ -16,6 +16,7 @@ TrafficGenerator::TrafficGenerator(sc_core::sc_module_name name, std::uint32_t n
         ("host_" + std::to_string(n)).c_str()));
   waiting_.assign(classes_.size(), 0);
   sent_.resize(classes_.size());
+  burst_.resize(classes_.size());
   sources_done_.assign(classes_.size(), 0);
   for (std::uint32_t c = 0; c < classes_.size(); ++c) {
     arrival_rng_.emplace_back(seed, "traffic." + classes_[c].config.name + ".arrivals");
@@ -23,6 +24,7 @@ TrafficGenerator::TrafficGenerator(sc_core::sc_module_name name, std::uint32_t n
     if (!active(classes_[c])) continue;
     const TrafficClassConfig& tc = classes_[c].config;
     if (tc.messages > 0) sent_[c].assign(nodes, 0);
+    if (tc.process == InjectionProcess::Bursty) burst_[c].assign(nodes, Burst{});
     if (tc.start_after_delivered > 0) {
       if (!delivered_) throw ModelError(std::string(this->name()) + ": class " + tc.name +
                                         " waits for delivered packets but the generator has no delivery count");
@@ -59,7 +61,8 @@ void TrafficGenerator::start_class(std::uint32_t cls, Cycle from) {
 
 void TrafficGenerator::schedule(std::uint32_t cls, NodeId src, Cycle from) {
   const ResolvedClass& rc = classes_[cls];
-  const Cycle at = add_cycles(from, arrival_rng_[cls].geometric(rc.message_probability));
+  const double p = rc.config.process == InjectionProcess::Bursty ? rc.config.burst_start_probability() : rc.message_probability;
+  const Cycle at = add_cycles(from, arrival_rng_[cls].geometric(p));
   if (at >= rc.config.stop) return;
   heap_.push(Arrival{at, cls, src});
 }
@@ -112,10 +115,10 @@ bool TrafficGenerator::waiting_for_deliveries(std::string* which) const {
   return false;
 }
 
-void TrafficGenerator::post(std::uint32_t cls, NodeId src) {
+std::uint32_t TrafficGenerator::post(std::uint32_t cls, NodeId src, const NodeId* dst) {
   ResolvedClass& rc = classes_[cls];
   MessageRequest req;
-  req.dst = rc.pattern->destination(src);
+  req.dst = dst ? *dst : rc.pattern->destination(src);
   req.size = rc.config.size_max > rc.config.size
                  ? rc.config.size + static_cast<std::uint32_t>(size_rng_[cls].below(rc.config.size_max - rc.config.size + 1))
                  : rc.config.size;
@@ -132,6 +135,7 @@ void TrafficGenerator::post(std::uint32_t cls, NodeId src) {
     throw ModelError(std::string(name()) + ": NIC " + std::to_string(src) + " refused a message to " +
                      std::to_string(req.dst) + ": " + payload_.get_response_string());
   ++posted_;
+  return req.size;
 }
 
 void TrafficGenerator::tick() {
@@ -157,12 +161,28 @@ void TrafficGenerator::generate() {
       ++sources_done_[a.cls];
       continue;
     }
-    post(a.cls, a.src);
+    std::uint32_t size = 0;
+    if (rc.config.process == InjectionProcess::Bursty) {
+      Burst& b = burst_[a.cls][a.src];
+      if (b.left == 0) {  // a new burst: its destination and length
+        b.dst = rc.pattern->destination(a.src);
+        b.left = 1 + arrival_rng_[a.cls].geometric(1.0 / rc.config.burst);
+      }
+      size = post(a.cls, a.src, &b.dst);
+      --b.left;
+    } else {
+      post(a.cls, a.src);
+    }
     if (rc.config.messages > 0 && ++sent_[a.cls][a.src] == rc.config.messages) {
       ++sources_done_[a.cls];  // this source has sent its messages
       continue;
     }
-    if (rc.config.process == InjectionProcess::Periodic) {
+    if (rc.config.process == InjectionProcess::Bursty && burst_[a.cls][a.src].left > 0) {
+      const Cycle next = add_cycles(a.at, size);  // the next message of the burst, back to back
+      if (next < rc.config.stop) heap_.push(Arrival{next, a.cls, a.src});
+    } else if (rc.config.process == InjectionProcess::Bursty) {
+      schedule(a.cls, a.src, a.at + size);  // the idle gap after the burst's last flit
+    } else if (rc.config.process == InjectionProcess::Periodic) {
       const Cycle next = add_cycles(a.at, rc.config.period());
       if (next < rc.config.stop) heap_.push(Arrival{next, a.cls, a.src});
     } else {

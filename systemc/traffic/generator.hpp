@@ -1,7 +1,8 @@
 // Traffic generator: the hosts. One module drives every node's NIC through a TLM-2.0 initiator
 // socket per node (b_transport posts a message). Message arrivals are Bernoulli per cycle per
-// source, drawn as geometric gaps so idle cycles cost nothing, or periodic; a communication phase
-// posts all of a source's flows at once at its start. Each class has its own RNG stream, so
+// source, drawn as geometric gaps so idle cycles cost nothing, periodic, or bursty (ON/OFF:
+// geometric bursts of back-to-back messages to one destination, geometric idle gaps); a
+// communication phase posts all of a source's flows at once at its start. Each class has its own RNG stream, so
 // adding a class never changes another's arrivals.
 //
 // A class may wait for a number of delivered data packets before it starts
@@ -69,8 +70,9 @@ class TrafficGenerator : public sc_core::sc_module {
   };
   void tick();  // generate() under process_error::guard
   void generate();
-  // Posts one message of class `cls` from `src` (destination and size drawn now).
-  void post(std::uint32_t cls, NodeId src);
+  // Posts one message of class `cls` from `src` (size drawn now; destination drawn now unless
+  // given) and returns its size.
+  std::uint32_t post(std::uint32_t cls, NodeId src, const NodeId* dst = nullptr);
   static bool active(const ResolvedClass& c);
   void sample_deliveries();
   void start_class(std::uint32_t cls, Cycle from);
@@ -86,6 +88,11 @@ class TrafficGenerator : public sc_core::sc_module {
   std::vector<std::uint64_t> sources_done_;       // per class: sources that reached the limit
   sc_core::sc_event never_;                       // parks the sampling process when nothing waits
   std::vector<RngStream> arrival_rng_, size_rng_;
+  struct Burst {
+    std::uint64_t left = 0;  // messages of the current burst still to post
+    NodeId dst = 0;
+  };
+  std::vector<std::vector<Burst>> burst_;  // per bursty class, per node
   std::priority_queue<Arrival, std::vector<Arrival>, std::greater<Arrival>> heap_;
   std::uint64_t posted_ = 0;
   std::uint64_t period_ps_;

@@ -126,5 +126,57 @@ struct PermutationParams : PatternParams {
 };
 config::PolyRegistrar<PatternParams, PermutationParams> reg_perm("permutation", "random permutation");
 
+// Unbalanced (paper 002 section 6, Fig. 10: parameter w): a message goes with probability w to
+// the source's partner, the destination `offset` places after the source's own position (its
+// index in the class's sources) in the destination group, cyclically; otherwise to a destination
+// drawn uniformly (never the source). w = 0 is uniform, w = 1 a fixed permutation.
+class UnbalancedPattern : public Pattern {
+ public:
+  UnbalancedPattern(const std::vector<NodeId>& src, std::vector<NodeId> dst, double w, std::uint32_t offset, RngStream rng)
+      : uniform_(dst, rng), w_(w), rng_(RngStream(rng).next(), "unbalanced.partner") {
+    NodeId max_src = 0;
+    for (NodeId s : src) max_src = std::max(max_src, s);
+    partner_.assign(max_src + 1, 0);
+    for (std::size_t i = 0; i < src.size(); ++i) {
+      partner_[src[i]] = dst[(i + offset) % dst.size()];
+      if (partner_[src[i]] == src[i])
+        throw config::ConfigError("pattern unbalanced: node " + std::to_string(src[i]) + " would be its own partner with offset " +
+                                  std::to_string(offset) + "; choose another offset");
+    }
+  }
+  NodeId destination(NodeId src) override { return rng_.uniform() < w_ ? partner_[src] : uniform_.destination(src); }
+
+ private:
+  UniformPattern uniform_;
+  double w_;
+  RngStream rng_;
+  std::vector<NodeId> partner_;
+};
+
+struct UnbalancedParams : PatternParams {
+  double w = 0.5;
+  std::uint32_t offset = 1;
+  static const config::Schema& schema() {
+    static config::Schema s(
+        "Unbalanced (paper 002, Fig. 10): with probability w a message goes to the source's partner (the destination "
+        "`offset` places after the source's position in the class's sources, cyclically over the destination group), "
+        "else uniformly (never the source). w = 0 is uniform, w = 1 a fixed permutation. The paper's partner is the "
+        "source's own index (i -> i); ccnet never sends a node to itself, so its partner is shifted by offset.");
+    static bool init = [] {
+      config::Declare<UnbalancedParams>(s)
+          .field("w", &UnbalancedParams::w, 0.5, "probability of the partner", {0.0, 1.0})
+          .field("offset", &UnbalancedParams::offset, 1u, "partner = destination at (source position + offset) mod D", {0, 1u << 24});
+      return true;
+    }();
+    (void)init;
+    return s;
+  }
+  std::unique_ptr<Pattern> create(const std::vector<NodeId>& src, const std::vector<NodeId>& dst, RngStream rng) const override {
+    UniformParams{}.create(src, dst, rng);  // the uniform part's checks
+    return std::make_unique<UnbalancedPattern>(src, dst, w, offset, rng);
+  }
+};
+config::PolyRegistrar<PatternParams, UnbalancedParams> reg_unbalanced("unbalanced", "paper 002's unbalanced traffic (w)");
+
 }  // namespace
 }  // namespace ccnet

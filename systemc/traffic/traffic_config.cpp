@@ -41,10 +41,13 @@ const Schema& TrafficClassConfig::schema() {
         .poly("pattern", &TrafficClassConfig::pattern, "type", "uniform", "destination pattern")
         .choice("process", &TrafficClassConfig::process, InjectionProcess::Bernoulli,
                 {{"bernoulli", InjectionProcess::Bernoulli}, {"periodic", InjectionProcess::Periodic},
-                 {"phase", InjectionProcess::Phase}},
+                 {"phase", InjectionProcess::Phase}, {"bursty", InjectionProcess::Bursty}},
                 "message arrivals per source: Bernoulli (one draw per cycle), periodic (one message every "
-                "mean_size/rate cycles, random phase per source), or phase (a communication phase: every source "
-                "posts `flows` messages at `start`, all at once; `rate` is not used)")
+                "mean_size/rate cycles, random phase per source), bursty (ON/OFF: a burst of `burst` messages on "
+                "average, geometric, all to one destination drawn from the pattern, each message starting when the "
+                "previous one's flits would have left at one flit per cycle; then an idle gap, geometric, sized so "
+                "the long-run load is `rate`), or phase (a communication phase: every source posts `flows` messages "
+                "at `start`, all at once; `rate` is not used)")
         .str("sources", &TrafficClassConfig::sources, "all", "group of source nodes")
         .str("destinations", &TrafficClassConfig::destinations, "all", "group of destination nodes")
         .field("rate", &TrafficClassConfig::rate, 0.1, "offered load per source in flits/cycle", {0.0, 1.0})
@@ -54,6 +57,8 @@ const Schema& TrafficClassConfig::schema() {
         .field("stop", &TrafficClassConfig::stop, kNever, "no messages from this cycle on", {0, kNever, true})
         .field("flows", &TrafficClassConfig::flows, 1u,
                "phase: messages (flows) each source posts at `start`, destinations from the pattern in turn", {1, 4096})
+        .field("burst", &TrafficClassConfig::burst, 12.0,
+               "bursty: mean messages per burst (geometric on 1, 2, ...; paper 002: 12 one-packet messages)", {1.0, 1e9})
         .field("messages", &TrafficClassConfig::messages, std::uint64_t{0},
                "messages each source generates, after which it stops (0 = no limit)")
         .field("start_after_delivered", &TrafficClassConfig::start_after_delivered, std::uint64_t{0},
@@ -70,6 +75,12 @@ Cycle TrafficClassConfig::period() const {
   // Beyond 2^62 cycles a source sends at most once in any run; the cast would overflow.
   if (!(p < 0x1p62)) return Cycle{1} << 62;
   return p < 1.0 ? 1 : static_cast<Cycle>(p + 0.5);
+}
+
+double TrafficClassConfig::burst_start_probability() const {
+  if (rate <= 0) return 0;
+  const double idle = burst * mean_size() * (1.0 - rate) / rate;  // mean idle cycles between bursts
+  return 1.0 / (idle + 1.0);  // geometric failures before a success: mean idle
 }
 
 const Schema& TrafficConfig::schema() {

@@ -28,10 +28,11 @@ struct PatternParams {
                                           RngStream rng) const = 0;
 };
 
-// How a class's sources create messages: Bernoulli or periodic arrivals at `rate`, or a
-// communication phase (paper 004): at `start`, every source posts `flows` messages at once (one per
-// pattern draw), and nothing else.
-enum class InjectionProcess : std::uint8_t { Bernoulli, Periodic, Phase };
+// How a class's sources create messages: Bernoulli or periodic arrivals at `rate`; bursts (ON/OFF:
+// `burst` messages on average, geometric, to one destination at line rate, then an idle gap, so
+// that the long-run load is `rate`; paper 002); or a communication phase (paper 004): at `start`,
+// every source posts `flows` messages at once (one per pattern draw), and nothing else.
+enum class InjectionProcess : std::uint8_t { Bernoulli, Periodic, Phase, Bursty };
 
 struct TrafficClassConfig {
   std::string name;
@@ -45,6 +46,7 @@ struct TrafficClassConfig {
   Cycle start = 0;
   Cycle stop = kNever;
   std::uint32_t flows = 1;      // phase: messages each source posts at `start`
+  double burst = 12;            // bursty: mean messages per burst (geometric on {1, 2, ...})
   std::uint64_t messages = 0;               // per source, then the source stops (0: no limit)
   std::uint64_t start_after_delivered = 0;  // the class starts once the network delivered this many data packets
   static const config::Schema& schema();
@@ -54,6 +56,9 @@ struct TrafficClassConfig {
   double mean_size() const { return size_max > size ? (size + size_max) / 2.0 : size; }
   // Periodic process: cycles between messages of one source.
   Cycle period() const;
+  // Bursty process: probability per idle cycle that the next burst starts (the idle gap is
+  // geometric with mean burst x mean_size x (1 - rate) / rate cycles).
+  double burst_start_probability() const;
 };
 
 struct TrafficConfig {

@@ -133,3 +133,94 @@ cc: {mechanism: reqgrant}
 )"),
                     Catch::Contains("clos"));
 }
+
+namespace {
+// The checks every re-sequencing adapter must pass (netvoq, islip): nothing lost, in order.
+void check_delivered_in_order(const test::NetRun& r) {
+  const Json& s = r.stats();
+  REQUIRE(s["drained"].get<bool>());
+  REQUIRE(s["quiescent_checked"].get<bool>());
+  std::uint64_t posted = 0, received = 0;
+  for (const auto& n : r.net->nics()) {
+    posted += n->counters().messages_posted;
+    received += n->counters().data_packets_received;
+  }
+  CHECK(posted > 1000);
+  CHECK(received == posted);
+  CHECK(r.net->packets().live() == 0);
+  CHECK(s["cc"]["host_order_violations"] == 0);
+  CHECK(s["cc"]["in_order_packets"].get<std::uint64_t>() > 0);
+}
+}  // namespace
+
+TEST_CASE("netvoq and islip: zero-load latency without a round trip and with the iSLIP match over one-cycle wires", "[net][reqgrant]") {
+  const std::string light = "  classes: [{name: u, rate: 0.002, size: 1}]\n";
+  const auto min = [](const Json& s) { return s["latency"]["packet"]["min"].get<std::uint64_t>(); };
+  const Json base = test::run_yaml_fresh(clos16("{mechanism: baseline}", light));
+  CHECK(min(test::run_yaml_fresh(clos16("{mechanism: netvoq}", light))) == min(base));
+  // request 1 + grant 1 (match in the cycle the request arrives) + injection the next cycle
+  CHECK(min(test::run_yaml_fresh(clos16("{mechanism: islip}", light))) == min(base) + 3);
+}
+
+TEST_CASE("netvoq: per-destination queues isolate the background from hotspots (R2)", "[net][reqgrant]") {
+  const std::string sim = "{warmup: 3000, measure: 10000, drain_limit: 100000}";
+  const auto r = test::run_yaml(clos16("{mechanism: netvoq}", kHotspots, sim));
+  check_delivered_in_order(r);
+  const Json base_hot = test::run_yaml_fresh(clos16("{mechanism: spray_reorder}", kHotspots, sim));
+  const auto bg = [](const Json& s) { return s["classes"]["background"]["latency"]["packet"]["mean"].get<double>(); };
+  INFO("background delay: netvoq " << bg(r.stats()) << ", baseline " << bg(base_hot));
+  CHECK(bg(r.stats()) < 15);  // zero-load 8: virtually unaffected
+  CHECK(bg(base_hot) > 5 * bg(r.stats()));
+  CHECK(r.stats()["classes"]["hotspot"]["throughput"]["ejected"]["mean"].get<double>() > 0.97);
+}
+
+TEST_CASE("islip: a match per cycle, bursty and unbalanced traffic delivered in order", "[net][reqgrant]") {
+  const std::string traffic =
+      "  classes: [{name: u, process: bursty, burst: 12, rate: 0.7, size: 1, stop: 8000, pattern: {type: unbalanced, w: 0.5}}]\n";
+  const auto r = test::run_yaml(clos16("{mechanism: islip}", traffic));
+  check_delivered_in_order(r);
+  const Json& t = r.stats()["throughput"];
+  CHECK(t["accepted"]["mean"].get<double>() == Approx(t["offered"]["mean"].get<double>()).epsilon(0.03));
+  CHECK(t["offered"]["mean"].get<double>() == Approx(0.7).epsilon(0.06));  // the bursty process's long-run load
+  CHECK(r.stats()["cc"]["grants"] == r.stats()["cc"]["grants_received"]);
+  CHECK(r.stats()["cc"]["request_counter_peak"].get<std::uint64_t>() <= 32);
+}
+
+TEST_CASE("reqgrant: bursty traffic keeps the paper's invariants", "[net][reqgrant]") {
+  const std::string traffic = "  classes: [{name: u, process: bursty, burst: 12, rate: 0.8, size: 1, stop: 8000}]\n";
+  check_invariants(test::run_yaml(clos16("{mechanism: reqgrant}", traffic)));
+}
+
+TEST_CASE("srp of cc/srp_lhrp runs on the paper 002 fabric for R11", "[net][reqgrant][srp]") {
+  std::string cfg = clos16("{mechanism: srp, reservation_overhead: 0.05}", kHotspots, "{warmup: 2000, measure: 6000, drain_limit: 100000}");
+  const auto r = test::run_yaml(cfg, {"nic.acks=true", "traffic.classes[0].size=8", "traffic.classes[1].size=8",
+                                      "traffic.classes[0].rate=0.3", "traffic.classes[1].rate=0.28"});
+  const Json& s = r.stats();
+  REQUIRE(s["drained"].get<bool>());
+  REQUIRE(s["quiescent_checked"].get<bool>());
+  std::uint64_t posted = 0, received = 0;
+  for (const auto& n : r.net->nics()) {
+    posted += n->counters().messages_posted;
+    received += n->counters().data_packets_received;
+  }
+  CHECK(posted > 500);
+  CHECK(received == 8 * posted);  // every packet of every 8-packet message, once
+  CHECK(s["classes"]["hotspot"]["throughput"]["ejected"]["mean"].get<double>() > 0.85);
+}
+
+TEST_CASE("reqgrant distributed: the scheduling network keeps the invariants and the central design's timing", "[net][reqgrant][distributed]") {
+  const std::string dist = "{mechanism: reqgrant, scheduler: distributed, request_speedup: 1.1}";
+  const auto r = test::run_yaml(clos16(dist, kHotspots, "{warmup: 2000, measure: 8000, drain_limit: 100000}"));
+  check_invariants(r);
+  const Json& cc = r.stats()["cc"];
+  CHECK(cc["request_queue_peak"].get<std::uint64_t>() <= 4 * 4);  // M x K
+  CHECK(cc["grant_queue_peak"].get<std::uint64_t>() <= 4 * 4);
+  CHECK(cc["request_queue_peak"].get<std::uint64_t>() > 0);
+  CHECK(r.stats()["classes"]["hotspot"]["throughput"]["ejected"]["mean"].get<double>() > 0.97);
+  // Zero load: three one-cycle hops each way, as the central scheduler's 3 + 3 cycles.
+  const std::string light = "  classes: [{name: u, rate: 0.002, size: 1}]\n";
+  const auto min = [](const Json& s) { return s["latency"]["packet"]["min"].get<std::uint64_t>(); };
+  CHECK(min(test::run_yaml_fresh(clos16(dist, light))) == min(test::run_yaml_fresh(clos16("{mechanism: reqgrant}", light))));
+  CHECK_THROWS_WITH(test::build_network(clos16("{mechanism: reqgrant, scheduler: distributed, request_combine: 2}", kUniform)),
+                    Catch::Contains("cc.request_combine"));
+}

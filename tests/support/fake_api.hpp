@@ -205,6 +205,7 @@ class FakeNic : public NicApi {
   Cycle cycle = 0;
   bool in_window = true;
   std::map<NodeId, MessageId> head;  // head_message()
+  std::map<std::uint8_t, std::uint32_t> vnet_credits;  // injection_credits() (absent: 0)
   std::map<NodeId, SendQueueLength> queues;
   const VnetClassifier* vnets = nullptr;  // stamps sent control packets (the mechanism)
   // What hooks did.
@@ -242,6 +243,10 @@ class FakeNic : public NicApi {
   SendQueueLength send_queue(NodeId dst) const override {
     const auto it = queues.find(dst);
     return it == queues.end() ? SendQueueLength{} : it->second;
+  }
+  std::uint32_t injection_credits(std::uint8_t vnet) const override {
+    const auto it = vnet_credits.find(vnet);
+    return it == vnet_credits.end() ? 0 : it->second;
   }
   bool retransmit(MessageId message, std::uint32_t seq, Cycle at, std::uint32_t flags) override {
     retransmissions.push_back({message, seq, at, flags});

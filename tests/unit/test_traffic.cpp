@@ -121,3 +121,48 @@ TEST_CASE("permutations: every node sends to and receives from `count` distinct 
   e->schema->bind(params.get(), YAML::Load("{count: 4}"), bind, "pattern", {"type"});
   CHECK_THROWS_AS(params->create({0, 1, 2, 3}, {0, 1, 2, 3}, RngStream(1, "t")), config::ConfigError);
 }
+
+TEST_CASE("unbalanced: the partner gets w plus its uniform share, w = 1 is a fixed permutation", "[traffic][reqgrant]") {
+  const auto* e = Registry<config::PolyEntry<PatternParams>>::instance().find("unbalanced");
+  REQUIRE(e);
+  std::vector<NodeId> all(16);
+  for (NodeId n = 0; n < 16; ++n) all[n] = n;
+  auto make = [&](const char* yaml) {
+    auto params = e->make();
+    e->schema->apply_defaults(params.get());
+    config::BindContext bind("test");
+    e->schema->bind(params.get(), YAML::Load(yaml), bind, "pattern", {"type"});
+    return params->create(all, all, RngStream(7, "test.pattern"));
+  };
+  for (double w : {0.0, 0.3, 0.7}) {
+    auto p = make(("{w: " + std::to_string(w) + "}").c_str());
+    const int draws = 160000;
+    int partner = 0, self = 0;
+    for (int k = 0; k < draws; ++k) {
+      const NodeId s = static_cast<NodeId>(k % 16);
+      const NodeId d = p->destination(s);
+      partner += d == (s + 1) % 16;
+      self += d == s;
+    }
+    CHECK(self == 0);
+    CHECK(static_cast<double>(partner) / draws == Approx(w + (1 - w) / 15).margin(0.006));
+  }
+  auto p = make("{w: 1, offset: 5}");
+  for (NodeId s : all) CHECK(p->destination(s) == (s + 5) % 16);
+  CHECK_THROWS_AS(make("{w: 1, offset: 16}"), config::ConfigError);  // every node its own partner
+}
+
+TEST_CASE("bursty process: idle gaps sized for the offered load", "[traffic][reqgrant]") {
+  TrafficClassConfig c;
+  c.process = InjectionProcess::Bursty;
+  c.burst = 12;
+  c.rate = 0.5;  // ON 12 cycles, OFF 12 on average: a burst starts with probability 1/13 per idle cycle
+  CHECK(c.burst_start_probability() == Approx(1.0 / 13));
+  c.size = 8;
+  c.rate = 0.8;  // ON 96 cycles, OFF 24
+  CHECK(c.burst_start_probability() == Approx(1.0 / 25));
+  c.rate = 1.0;  // back to back
+  CHECK(c.burst_start_probability() == 1.0);
+  c.rate = 0.0;
+  CHECK(c.burst_start_probability() == 0.0);
+}

@@ -5,7 +5,8 @@
 //     the middle switch whose crosspoint slot its grant reserved; at the egress, a reorder buffer that delivers
 //     in order and returns one end-to-end credit per in-order delivery;
 //   * the scheduler module (built in Mechanism::build): N output credit arbiters
-//     (blocks/credit_arbiter) and N input arbiters, reached over fixed-latency wires;
+//     (blocks/credit_arbiter) and N input arbiters, reached over fixed-latency wires (islip: an
+//     iSLIP match instead of the output arbiters; scheduler distributed: distributed.cpp);
 //   * switch hooks that only observe: the C-crosspoint occupancy and cycles an egress link had
 //     no credit (the paper's invariants, notes R15).
 // One cycle is one packet time: packets are one flit (validated).
@@ -20,6 +21,7 @@
 #include <systemc>
 
 #include "blocks/credit_arbiter.hpp"
+#include "cc/reqgrant/distributed.hpp"
 #include "core/rng.hpp"
 #include "core/process_error.hpp"
 #include "core/ring.hpp"
@@ -31,6 +33,11 @@
 namespace ccnet::reqgrant {
 
 namespace {
+
+// The schemes whose packets wait for a grant from the scheduler (requests, pr/rg counters).
+constexpr bool granted(Scheme s) { return s == Scheme::Reserve || s == Scheme::Islip; }
+// The schemes without any control plane (injection free, the adapter only sprays and re-sequences).
+constexpr bool ungated(Scheme s) { return s == Scheme::None || s == Scheme::NetVoq; }
 
 // One schema per registered name: the keys that name uses.
 template <Scheme S>
@@ -74,6 +81,18 @@ const config::Schema& PresetParams<Scheme::Reserve>::schema() {
         .list("weights", static_cast<std::vector<std::uint32_t> PresetParams::*>(&Params::weights), std::vector<std::uint32_t>{},
               "with weighted: the weight (>= 1) of each input at every output arbiter, one per node (empty: all 1)",
               {1, 1u << 20})
+        .choice("scheduler", &Params::scheduler, SchedulerDesign::Central,
+                {{"central", SchedulerDesign::Central}, {"distributed", SchedulerDesign::Distributed}},
+                "where the output arbiters are: one central scheduler over fixed-latency wires (section 5.1), or the C "
+                "switches of a three-stage scheduling network of request and grant queues (section 5.2)")
+        .field("k", &Params::k, 4u,
+               "distributed: K, the request (grant) credits each sender holds for each queue of the next switch; the "
+               "shared queues hold M x K (notes G3: one local round trip, 4)",
+               {1, 4096})
+        .field("request_speedup", &Params::request_speedup, 1.0,
+               "distributed: requests per cycle a B -> C request link carries on average (at most 2 in one cycle; the "
+               "fan-in run of section 6: 1.1)",
+               {1.0, 2.0})
         .field("reorder_buffer", &Params::reorder_buffer, 300u,
                "egress reorder buffer, packets (section 6: 300); the reservations bound the occupancy by M x crosspoint, "
                "which must fit (exceeding it at run time is an internal error)",
@@ -90,6 +109,36 @@ const config::Schema& PresetParams<Scheme::None>::schema() {
       "Paper 002's baseline (section 6, notes G12): the same three-stage Clos with per-packet spraying by per-flow "
       "pointers at the adapters and hop-by-hop credits only, no reservation; egress adapters re-sequence each flow "
       "(the reorder buffer is not bounded: its peak is reported). Needs topology clos and one-flit packets.");
+  return s;
+}
+
+template <>
+const config::Schema& PresetParams<Scheme::NetVoq>::schema() {
+  static config::Schema s(
+      "Network-level VOQs (paper 002 section 6, notes section 2 item 2): the sprayed baseline (spray_reorder) with one "
+      "vnet per fabric output, so every switch input and output keeps a queue per destination with its own credits "
+      "(router.buffer and router.output_buffer are then per destination); a congested output's packets can block only "
+      "each other. Needs topology clos, one-flit packets and at most 256 nodes.");
+  return s;
+}
+
+template <>
+const config::Schema& PresetParams<Scheme::Islip>::schema() {
+  static config::Schema s(
+      "iSLIP request/grant (paper 002 section 6, notes section 2 item 4) on the sprayed Clos: adapters request each "
+      "packet from a central scheduler as reqgrant does; every cycle the scheduler computes an iSLIP match (round-robin "
+      "grant and accept pointers, `iterations` rounds) and each matched input may inject one packet to its output; no "
+      "buffer is reserved and the egress re-sequences. The paper's iSLIP is an ideal single-stage crossbar; ours runs "
+      "its schedule over the fixed-latency wires and the Clos (docs/mechanisms/request-grant.md).");
+  static bool init = [] {
+    config::Declare<PresetParams>(s)
+        .field("u", &Params::u, 32u, "request throttle: most packets a flow may have requested and not yet been granted", {1, 65535})
+        .field("request_latency", &Params::request_latency, 1u, "cycles from an adapter's request to the scheduler's counter", {1, 1000})
+        .field("grant_latency", &Params::grant_latency, 1u, "cycles from a match to the adapter", {1, 1000})
+        .field("iterations", &Params::iterations, 2u, "iSLIP iterations per cycle (the paper's Fig. 11: 2)", {1, 64});
+    return true;
+  }();
+  (void)init;
   return s;
 }
 
@@ -119,8 +168,10 @@ void Params::validate(const config::BindContext& ctx, const RouterConfig&, const
   if (n.max_packet != 1)
     ctx.fail("nic.max_packet", fmt::format("reqgrant models one packet per cycle (packet time = 1 cycle): nic.max_packet must be 1, not {}",
                                            n.max_packet));
-  if (scheme == Scheme::Reserve && request_combine > u)
+  if (granted(scheme) && request_combine > u)
     ctx.fail("cc.request_combine", fmt::format("{} exceeds the throttle cc.u = {}", request_combine, u));
+  if (scheduler == SchedulerDesign::Distributed && request_combine != 1)
+    ctx.fail("cc.request_combine", "the distributed scheduler carries one packet per request message (1)");
 }
 
 namespace {
@@ -132,13 +183,14 @@ struct Shape {
 // ---- the adapter: source (requests, grant-gated injection) and egress (reorder buffer) -------
 
 // Round robin over the destinations whose send queue is ready and that may send: hold a grant
-// (reqgrant: rg > 0), have room in their window (e2e_window: outstanding < W), or always
-// (spray_reorder).
+// (reqgrant, islip: rg > 0), have room in their window (e2e_window: outstanding < W), have room
+// in their own vnet's queue at the A switch (netvoq: a packet that waited for credit would block
+// the other destinations' packets behind it in the NIC), or always (spray_reorder).
 class GatedInjection final : public InjectionPolicy {
  public:
   GatedInjection(std::uint32_t n, Scheme scheme, std::uint32_t window, const std::vector<std::uint32_t>& rg,
-                 const std::vector<std::uint32_t>& outstanding)
-      : ready_(n, 0), scheme_(scheme), window_(window), rg_(rg), outstanding_(outstanding) {}
+                 const std::vector<std::uint32_t>& outstanding, const std::vector<std::uint32_t>& room)
+      : ready_(n, 0), scheme_(scheme), window_(window), rg_(rg), outstanding_(outstanding), room_(room) {}
   void set_ready(NodeId dst, bool ready) override { ready_[dst] = ready; }
   int pick(Cycle) const override {
     const auto n = static_cast<std::uint32_t>(ready_.size());
@@ -155,8 +207,10 @@ class GatedInjection final : public InjectionPolicy {
  private:
   bool may_send(NodeId d) const {
     switch (scheme_) {
-      case Scheme::Reserve: return rg_[d] > 0;
+      case Scheme::Reserve:
+      case Scheme::Islip: return rg_[d] > 0;
       case Scheme::Window: return outstanding_[d] < window_;
+      case Scheme::NetVoq: return room_[d] > 0;
       case Scheme::None: break;
     }
     return true;
@@ -166,6 +220,7 @@ class GatedInjection final : public InjectionPolicy {
   std::uint32_t window_;
   const std::vector<std::uint32_t>& rg_;
   const std::vector<std::uint32_t>& outstanding_;
+  const std::vector<std::uint32_t>& room_;
   std::uint32_t ptr_ = 0;
 };
 
@@ -174,8 +229,8 @@ constexpr unsigned kSeqWord = 0;  // payload word: the packet's per-flow sequenc
 class Adapter final : public NicHooks {
  public:
   Adapter(const Params& p, Shape s, NodeId id, CounterSet& c)
-      : p_(p), s_(s), id_(id), voq_(s.n, 0), pr_(s.n, 0), rg_(s.n, 0), outstanding_(s.n, 0), dptr_(s.n), granted_paths_(s.n), seq_(s.n, 0), expected_(s.n, 0), host_next_(s.n, 0),
-        held_(s.n), policy_(s.n, p.scheme, p.window, rg_, outstanding_), requests_(c.counter("request_messages")), grants_(c.counter("grants_received")),
+      : p_(p), s_(s), id_(id), voq_(s.n, 0), pr_(s.n, 0), rg_(s.n, 0), outstanding_(s.n, 0), room_(s.n, 1), dptr_(s.n), granted_paths_(s.n), seq_(s.n, 0), expected_(s.n, 0), host_next_(s.n, 0),
+        held_(s.n), policy_(s.n, p.scheme, p.window, rg_, outstanding_, room_), requests_(c.counter("request_messages")), grants_(c.counter("grants_received")),
         pr_peak_(c.counter("pending_requests_peak", CounterSet::Merge::Max)),
         reorder_peak_(c.counter("reorder_peak", CounterSet::Merge::Max)), resequenced_(c.counter("resequenced_packets")),
         reseq_wait_(c.counter("resequencing_wait_cycles")), in_order_(c.counter("in_order_packets")),
@@ -185,11 +240,16 @@ class Adapter final : public NicHooks {
   std::uint32_t uses() const override { return kDeliveryHold; }
   InjectionPolicy* injection_policy() override { return &policy_; }
 
-  void connect(sc_core::sc_signal<std::uint32_t>* req, const sc_core::sc_signal<std::uint32_t>* gnt,
-               sc_core::sc_signal<std::uint32_t>* cred) {
-    req_ = req;
-    gnt_ = gnt;
-    cred_ = cred;
+  void connect(const AdapterWires& w, bool distributed) {
+    req_ = w.request;
+    gnt_ = w.grant;
+    cred_ = w.credit;
+    if (distributed) {
+      rqcred_in_ = w.request_credit;
+      rqcred_.assign(s_.m, p_.k);
+      rdist_.resize(s_.n);
+      for (NodeId d = 0; d < s_.n; ++d) rdist_[d] = (id_ + d) % s_.m;
+    }
   }
 
   void on_message(NicApi&, const MessageInfo& m, bool) override {
@@ -199,7 +259,7 @@ class Adapter final : public NicHooks {
 
   void on_packet_formed(NicApi&, Packet& p) override {
     const NodeId d = p.dst;
-    if (p_.scheme == Scheme::Reserve) {
+    if (granted(p_.scheme)) {
       if (rg_[d] == 0) throw std::logic_error(fmt::format("reqgrant: node {} formed a packet to {} without a grant", id_, d));
       --rg_[d];
       --rg_total_;
@@ -210,7 +270,7 @@ class Adapter final : public NicHooks {
     --voq_[d];
     --voq_total_;
     p.payload[kSeqWord] = seq_[d]++;
-    if (p_.scheme == Scheme::Reserve) {
+    if (granted(p_.scheme)) {
       // The packet crosses the middle switch whose crosspoint slot its grant reserved (the
       // distribution pointer's, or with strict_path false possibly the next one with a credit).
       MultistageRoute::pin_via(p, granted_paths_[d].front());
@@ -254,8 +314,10 @@ class Adapter final : public NicHooks {
     host_next_[p.src] = p.payload[kSeqWord] + 1;
   }
 
-  void tick(NicApi&) override {
-    if (p_.scheme == Scheme::None) return;  // nothing but the reorder buffer
+  void tick(NicApi& api) override {
+    if (p_.scheme == Scheme::NetVoq)  // the room of each destination's vnet for the next cycle's choice
+      for (NodeId d = 0; d < s_.n; ++d) room_[d] = api.injection_credits(static_cast<std::uint8_t>(d));
+    if (ungated(p_.scheme)) return;  // nothing but the reorder buffer
     if (!req_) throw std::logic_error("reqgrant: adapter without its scheduler wires (Mechanism::build did not run)");
     if (p_.scheme == Scheme::Window) {
       // An acknowledgement from destination j: one more packet of the flow may go.
@@ -269,7 +331,7 @@ class Adapter final : public NicHooks {
       }
     }
     // A grant for output j: one requested packet becomes injectable.
-    if (const std::uint32_t g = p_.scheme == Scheme::Reserve ? gnt_->read() : 0) {
+    if (const std::uint32_t g = granted(p_.scheme) ? gnt_->read() : 0) {
       const NodeId j = (g & kWireIdMask) - 1;
       const std::uint32_t path = g >> 16;
       if (j >= s_.n || pr_[j] == 0) throw std::logic_error(fmt::format("reqgrant: node {} got a grant for {} it never requested", id_, j));
@@ -281,16 +343,29 @@ class Adapter final : public NicHooks {
       ++rg_total_;
       ++grants_;
     }
+    // Distributed scheduler: request credits the A switch returned (a bit per path).
+    if (rqcred_in_)
+      if (const std::uint32_t bits = rqcred_in_->read())
+        for (std::uint32_t b = 0; b < s_.m; ++b)
+          if (bits >> b & 1u) ++rqcred_[b];
     // Request arbiter: one message per cycle, round robin over the flows with unrequested packets
-    // under the throttle.
+    // under the throttle (distributed: and a credit for the A switch's queue toward the flow's
+    // next request path).
     std::uint32_t out = 0;
-    if (p_.scheme == Scheme::Reserve && voq_total_ > pr_total_ + rg_total_) {
+    if (granted(p_.scheme) && voq_total_ > pr_total_ + rg_total_) {
       for (std::uint32_t k = 0; k < s_.n; ++k) {
         const NodeId j = (rptr_ + k) % s_.n;
         const std::uint64_t unrequested = voq_[j] - pr_[j] - rg_[j];
         if (unrequested == 0 || pr_[j] >= p_.u) continue;
+        if (rqcred_in_ && rqcred_[rdist_[j]] == 0) continue;
         const auto count = static_cast<std::uint32_t>(std::min<std::uint64_t>({unrequested, p_.u - pr_[j], p_.request_combine}));
         out = (count << 16) | (j + 1);
+        if (rqcred_in_) {  // one packet per request, through the flow's next path
+          const std::uint32_t b = rdist_[j];
+          out = (b << 16) | (j + 1);
+          --rqcred_[b];
+          rdist_[j] = (b + 1) % s_.m;
+        }
         pr_[j] += count;
         pr_total_ += count;
         pr_peak_ = std::max<std::uint64_t>(pr_peak_, pr_[j]);
@@ -344,6 +419,7 @@ class Adapter final : public NicHooks {
   std::vector<std::uint32_t> pr_;    // requested, not granted
   std::vector<std::uint32_t> rg_;    // granted, not injected
   std::vector<std::uint32_t> outstanding_;  // e2e_window: injected, not acknowledged
+  std::vector<std::uint32_t> room_;  // netvoq: free flits of each destination's vnet at the injection link
   std::vector<std::uint32_t> dptr_;  // spray_reorder, e2e_window: per-flow middle-switch pointer
   std::vector<Ring<std::uint32_t>> granted_paths_;  // reqgrant: per destination, the middle switches of the grants held, in order
   std::vector<std::uint64_t> seq_;   // next sequence number per destination
@@ -358,6 +434,9 @@ class Adapter final : public NicHooks {
   sc_core::sc_signal<std::uint32_t>* req_ = nullptr;
   const sc_core::sc_signal<std::uint32_t>* gnt_ = nullptr;
   sc_core::sc_signal<std::uint32_t>* cred_ = nullptr;
+  const sc_core::sc_signal<std::uint32_t>* rqcred_in_ = nullptr;  // distributed: request credits from the A switch
+  std::vector<std::uint32_t> rqcred_;  // distributed: per path, credits for the A switch's request queue toward it
+  std::vector<std::uint32_t> rdist_;   // distributed: per destination, the path of the flow's next request
   std::uint64_t &requests_, &grants_, &pr_peak_, &reorder_peak_, &resequenced_, &reseq_wait_, &in_order_, &order_violations_;
 };
 
@@ -369,8 +448,8 @@ class Adapter final : public NicHooks {
 // (the egress back-pressuring the fabric).
 class Observer final : public RouterHooks {
  public:
-  Observer(std::uint32_t m, CounterSet& c)
-      : m_(m), xp_peak_(c.counter("c_crosspoint_peak", CounterSet::Merge::Max)),
+  Observer(std::uint32_t m, bool all_vnets_data, CounterSet& c)
+      : m_(m), all_data_(all_vnets_data), xp_peak_(c.counter("c_crosspoint_peak", CounterSet::Merge::Max)),
         oq_peak_(c.counter("c_output_queue_peak", CounterSet::Merge::Max)), stall_(c.counter("egress_backpressure_cycles")) {}
   ArrivalAction on_arrival(RouterApi&, Packet& p, const BufferState& b) override {
     if (p.kind == PacketKind::Data && b.port >= m_) xp_peak_ = std::max<std::uint64_t>(xp_peak_, b.voq_occupancy);
@@ -382,15 +461,32 @@ class Observer final : public RouterHooks {
   void tick(RouterApi& api) override {
     for (PortId port = 0; port < m_; ++port)
       for (VcId v = 0; v < api.num_vcs(); ++v)
-        if (api.vnet_of_vc(v) == 0 && api.output_credits(port, v) == 0) ++stall_;
+        if ((all_data_ || api.vnet_of_vc(v) == 0) && api.output_credits(port, v) == 0) ++stall_;
   }
 
  private:
   std::uint32_t m_;
+  bool all_data_;  // netvoq: every vnet carries data (one per destination)
   std::uint64_t &xp_peak_, &oq_peak_, &stall_;
 };
 
 // ---- the central scheduler ---------------------------------------------------------------------
+
+}  // namespace
+
+blocks::CreditArbiter output_arbiter(const Params& p, std::uint32_t n, std::uint32_t m, std::uint64_t seed, NodeId j) {
+  std::vector<std::uint32_t> order(n);
+  std::iota(order.begin(), order.end(), 0u);
+  if (p.order == VisitOrder::Random) {
+    RngStream rng(seed, "reqgrant.order." + std::to_string(j));
+    for (std::uint32_t k = n - 1; k > 0; --k) std::swap(order[k], order[rng.below(k + 1)]);
+  }
+  std::vector<std::uint32_t> dist0(n);
+  for (NodeId i = 0; i < n; ++i) dist0[i] = (i + j) % m;  // flows to one output start spread over the middle switches
+  return blocks::CreditArbiter({n, m, p.crosspoint, p.u, p.strict_path, p.weighted}, std::move(order), std::move(dist0), p.weights);
+}
+
+namespace {
 
 class Scheduler final : public sc_core::sc_module, public TracedComponent {
  public:
@@ -404,18 +500,18 @@ class Scheduler final : public sc_core::sc_module, public TracedComponent {
         grant_line_(s.n), pending_(s.n, 0), taken_(s.n, 0), granted_at_(s.n, 0), grants_(c.counter("grants")),
         collisions_(c.counter("grant_collisions")),
         req_peak_(c.counter("request_counter_peak", CounterSet::Merge::Max)) {
-    blocks::CreditArbiterParams ap{s.n, s.m, p.crosspoint, p.u, p.strict_path, p.weighted};
-    for (NodeId j = 0; j < s.n; ++j) {
-      std::vector<std::uint32_t> order(s.n);
-      std::iota(order.begin(), order.end(), 0u);
-      if (p.order == VisitOrder::Random) {
-        RngStream rng(seed, "reqgrant.order." + std::to_string(j));
-        for (std::uint32_t k = s.n - 1; k > 0; --k) std::swap(order[k], order[rng.below(k + 1)]);
-      }
-      std::vector<std::uint32_t> dist0(s.n);
-      for (NodeId i = 0; i < s.n; ++i) dist0[i] = (i + j) % s.m;  // flows to one output start spread over the middle switches
-      arbiters_.emplace_back(ap, std::move(order), std::move(dist0), p.weights);
+    if (p.scheme == Scheme::Islip) {
+      islip_req_.assign(static_cast<std::size_t>(s.n) * s.n, 0);
+      dist_.resize(static_cast<std::size_t>(s.n) * s.n);
+      for (std::size_t f = 0; f < dist_.size(); ++f) dist_[f] = static_cast<std::uint32_t>((f / s.n + f % s.n) % s.m);
+      gptr_.assign(s.n, 0);
+      aptr_.assign(s.n, 0);
+      in_match_.assign(s.n, -1);
+      out_match_.assign(s.n, -1);
+      offer_.assign(s.n, -1);
     }
+    if (p.scheme == Scheme::Reserve)
+      for (NodeId j = 0; j < s.n; ++j) arbiters_.push_back(output_arbiter(p, s.n, s.m, seed, j));
     SC_METHOD(tick);
     sensitive << clk.pos();
     dont_initialize();
@@ -453,16 +549,24 @@ class Scheduler final : public sc_core::sc_module, public TracedComponent {
     }
     while (!requests_.empty() && requests_.front().at <= now) {
       const Due& d = requests_.front();
-      arbiters_.at(d.b).add_request(d.a, d.n);
-      req_peak_ = std::max<std::uint64_t>(req_peak_, arbiters_[d.b].requests(d.a));
+      if (p_.scheme == Scheme::Islip) {
+        std::uint32_t& r = islip_req_.at(static_cast<std::size_t>(d.b) * s_.n + d.a);
+        r += d.n;
+        pending_[d.b] += d.n;
+        req_peak_ = std::max<std::uint64_t>(req_peak_, r);
+      } else {
+        arbiters_.at(d.b).add_request(d.a, d.n);
+        req_peak_ = std::max<std::uint64_t>(req_peak_, arbiters_[d.b].requests(d.a));
+      }
       requests_.pop_front();
     }
     while (!credits_.empty() && credits_.front().at <= now) {
       arbiters_.at(credits_.front().a).add_credit(credits_.front().b);
       credits_.pop_front();
     }
-    // Output arbiters, then input arbiters, in the same cycle (notes G6).
-    for (NodeId j = 0; j < s_.n; ++j) {
+    // Output arbiters (or the iSLIP match), then input arbiters, in the same cycle (notes G6).
+    if (p_.scheme == Scheme::Islip) match();
+    for (NodeId j = 0; j < s_.n && p_.scheme != Scheme::Islip; ++j) {
       blocks::CreditArbiter& a = arbiters_[j];
       const blocks::CreditArbiter::Grant g = a.pick();
       if (g.valid()) {
@@ -499,6 +603,59 @@ class Scheduler final : public sc_core::sc_module, public TracedComponent {
     }
   }
 
+  // islip: iSLIP (McKeown 1999) over the request counters, `iterations` rounds of grant (each
+  // unmatched output offers itself to the first unmatched input with a request, from its grant
+  // pointer) and accept (each unmatched input takes the first offering output from its accept
+  // pointer); the pointers move one past the partner for matches of the first round only. Every
+  // match takes one request and becomes a grant for the flow's next middle switch (per-flow
+  // pointer, as the output arbiters spray); no buffer is reserved.
+  void match() {
+    const NodeId n = s_.n;
+    std::fill(in_match_.begin(), in_match_.end(), -1);
+    std::fill(out_match_.begin(), out_match_.end(), -1);
+    for (std::uint32_t it = 0; it < p_.iterations; ++it) {
+      std::fill(offer_.begin(), offer_.end(), -1);
+      for (NodeId j = 0; j < n; ++j) {
+        if (out_match_[j] >= 0 || pending_[j] == 0) continue;
+        for (NodeId k = 0; k < n; ++k) {
+          const NodeId i = (gptr_[j] + k) % n;
+          if (in_match_[i] < 0 && islip_req_[static_cast<std::size_t>(j) * n + i] > 0) {
+            offer_[j] = static_cast<int>(i);
+            break;
+          }
+        }
+      }
+      bool matched = false;
+      for (NodeId i = 0; i < n; ++i) {
+        if (in_match_[i] >= 0) continue;
+        for (NodeId k = 0; k < n; ++k) {
+          const NodeId j = (aptr_[i] + k) % n;
+          if (offer_[j] != static_cast<int>(i)) continue;
+          in_match_[i] = static_cast<int>(j);
+          out_match_[j] = static_cast<int>(i);
+          if (it == 0) {
+            aptr_[i] = (j + 1) % n;
+            gptr_[j] = (i + 1) % n;
+          }
+          matched = true;
+          break;
+        }
+      }
+      if (!matched) break;
+    }
+    for (NodeId j = 0; j < n; ++j) {
+      if (out_match_[j] < 0) continue;
+      const auto i = static_cast<NodeId>(out_match_[j]);
+      --islip_req_[static_cast<std::size_t>(j) * n + i];
+      --pending_[j];
+      std::uint32_t& d = dist_[static_cast<std::size_t>(i) * n + j];
+      gnt_paths_[static_cast<std::size_t>(i) * n + j].push_back(d);
+      d = (d + 1) % s_.m;
+      ++gnt_total_[i];
+      ++grants_;
+    }
+  }
+
   // e2e_window: each egress's acknowledgement (the source + 1 on its credit wire) goes to that
   // source's grant wire ack_latency cycles after the egress wrote it, one per source and cycle.
   void relay(Cycle now) {
@@ -526,6 +683,10 @@ class Scheduler final : public sc_core::sc_module, public TracedComponent {
   std::vector<Ring<Due>> grant_line_;  // per adapter: grants on their way
   std::vector<std::uint32_t> pending_, taken_;  // waveforms: per output
   std::vector<Cycle> granted_at_;                // per input: last cycle + 1 an output granted it
+  // islip: request counters [j * N + i], grant and accept pointers, per-flow middle-switch
+  // pointers [i * N + j], and the match under construction.
+  std::vector<std::uint32_t> islip_req_, gptr_, aptr_, dist_;
+  std::vector<int> in_match_, out_match_, offer_;
   std::uint64_t &grants_, &collisions_, &req_peak_;
 };
 
@@ -538,12 +699,23 @@ class ReqGrant final : public Mechanism {
     switch (p_.scheme) {
       case Scheme::None: return "spray_reorder";
       case Scheme::Window: return "e2e_window";
+      case Scheme::NetVoq: return "netvoq";
+      case Scheme::Islip: return "islip";
       case Scheme::Reserve: break;
     }
     return "reqgrant";
   }
-  std::vector<VnetSpec> vnets() const override { return {{"data", 0}, {"control", 1}}; }
-  std::uint8_t vnet_of(const Packet& p) const override { return p.kind == PacketKind::Data ? 0 : 1; }
+  // netvoq: one vnet per fabric output, so every switch queues (and credits) per destination.
+  std::vector<VnetSpec> vnets() const override {
+    if (p_.scheme != Scheme::NetVoq) return {{"data", 0}, {"control", 1}};
+    std::vector<VnetSpec> v;
+    for (NodeId j = 0; j < s_.n; ++j) v.push_back({fmt::format("to{}", j), 0});
+    return v;
+  }
+  std::uint8_t vnet_of(const Packet& p) const override {
+    if (p_.scheme == Scheme::NetVoq) return static_cast<std::uint8_t>(p.dst);
+    return p.kind == PacketKind::Data ? 0 : 1;
+  }
   Cycle max_injection_gap() const override { return p_.request_latency + p_.grant_latency + p_.credit_latency + 16; }
   std::unique_ptr<NicHooks> nic_hooks(NicApi& nic, CounterSet& c) const override {
     return std::make_unique<Adapter>(p_, s_, nic.id(), c);
@@ -552,19 +724,25 @@ class ReqGrant final : public Mechanism {
     // A/C routers are the ones with adapters attached (level 0 of the folded Clos).
     bool has_node = false;
     for (PortId port = 0; port < r.num_ports(); ++port) has_node |= r.port(port).terminal();
-    return has_node ? std::make_unique<Observer>(s_.m, c) : nullptr;
+    return has_node ? std::make_unique<Observer>(s_.m, p_.scheme == Scheme::NetVoq, c) : nullptr;
   }
   void build(NetworkBuilder& b) const override {
-    if (p_.scheme == Scheme::None) return;  // no control plane
+    if (ungated(p_.scheme)) return;  // no control plane
+    const bool distributed = p_.scheme == Scheme::Reserve && p_.scheduler == SchedulerDesign::Distributed;
+    using Sig = sc_core::sc_signal<std::uint32_t>;
     std::vector<sc_core::sc_signal<std::uint32_t>*> req, gnt, cred;
+    std::vector<AdapterWires> wires;
     for (NodeId n = 0; n < b.num_nodes(); ++n) {
-      req.push_back(&b.make<sc_core::sc_signal<std::uint32_t>>(fmt::format("reqgrant_req_{}", n).c_str()));
-      gnt.push_back(&b.make<sc_core::sc_signal<std::uint32_t>>(fmt::format("reqgrant_gnt_{}", n).c_str()));
-      cred.push_back(&b.make<sc_core::sc_signal<std::uint32_t>>(fmt::format("reqgrant_cred_{}", n).c_str()));
+      req.push_back(&b.make<Sig>(fmt::format("reqgrant_req_{}", n).c_str()));
+      gnt.push_back(&b.make<Sig>(fmt::format("reqgrant_gnt_{}", n).c_str()));
+      cred.push_back(&b.make<Sig>(fmt::format("reqgrant_cred_{}", n).c_str()));
+      Sig* rqcred = distributed ? &b.make<Sig>(fmt::format("reqgrant_rqcred_{}", n).c_str()) : nullptr;
+      wires.push_back({req.back(), rqcred, gnt.back(), cred.back()});
       auto* hooks = dynamic_cast<Adapter*>(b.nic_hooks(n));
       if (!hooks) throw std::logic_error("reqgrant: NIC without its adapter hooks");
-      hooks->connect(req.back(), gnt.back(), cred.back());
+      hooks->connect(wires.back(), distributed);
     }
+    if (distributed) return build_distributed(b, p_, s_.n, s_.m, seed_, wires);
     auto& sched = b.make<Scheduler>("reqgrant_scheduler", p_, s_, seed_, b.period(), req, gnt, cred, b.counters());
     sched.clk(b.clock());
     b.trace(sched);
@@ -584,11 +762,15 @@ std::unique_ptr<Mechanism> Params::create(const MechanismContext& ctx) const {
     throw config::ConfigError(fmt::format("cc.mechanism: this mechanism runs on a three-stage Clos (topology.type: clos), not '{}'",
                                           ctx.topology.name()));
   const Shape s{t->num_nodes(), t->k()};
+  if (scheme == Scheme::Reserve && scheduler == SchedulerDesign::Distributed && s.m > 8)
+    throw config::ConfigError(fmt::format("cc.scheduler: the distributed scheduler's credit wires hold at most 8 switches per stage, not {}", s.m));
   if (scheme == Scheme::Reserve && reorder_buffer < s.m * crosspoint)
     throw config::ConfigError(fmt::format("cc.reorder_buffer: {} packets cannot hold what the reservations allow in flight to one "
                                           "output (M x cc.crosspoint = {} x {} = {})",
                                           reorder_buffer, s.m, crosspoint, s.m * crosspoint));
   if (s.n > kWireIdMask) throw config::ConfigError("cc.mechanism: reqgrant supports at most 65535 ports");
+  if (scheme == Scheme::NetVoq && s.n > 256)
+    throw config::ConfigError(fmt::format("cc.mechanism: netvoq needs one vnet per node, at most 256, not {}", s.n));
   if (!weights.empty() && weights.size() != s.n)
     throw config::ConfigError(fmt::format("cc.weights: {} weights for {} nodes (one per input, or none)", weights.size(), s.n));
   return std::make_unique<ReqGrant>(*this, s, ctx.seed);
@@ -599,6 +781,10 @@ config::PolyRegistrar<MechanismParams, PresetParams<Scheme::Reserve>> reg_reserv
     "reqgrant", "proactive request/grant reservation, central scheduler (paper 002)");
 config::PolyRegistrar<MechanismParams, PresetParams<Scheme::None>> reg_none(
     "spray_reorder", "paper 002's baseline: sprayed Clos, re-sequencing at the egress");
+config::PolyRegistrar<MechanismParams, PresetParams<Scheme::NetVoq>> reg_netvoq(
+    "netvoq", "network-level VOQs on the sprayed Clos: a vnet per destination (paper 002's comparison)");
+config::PolyRegistrar<MechanismParams, PresetParams<Scheme::Islip>> reg_islip(
+    "islip", "iSLIP request/grant matching over the sprayed Clos (paper 002's comparison)");
 config::PolyRegistrar<MechanismParams, PresetParams<Scheme::Window>> reg_window(
     "e2e_window", "end-to-end ACK window per flow on the sprayed Clos (paper 002's comparison)");
 }  // namespace

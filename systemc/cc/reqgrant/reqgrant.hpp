@@ -3,9 +3,10 @@
 // enters the fabric only after the output credit arbiter of its destination reserved a slot for
 // it in the last-stage (C) crosspoint buffer of the middle switch it will cross; the slot is
 // freed when the packet is delivered in order at the egress (end-to-end credit), so neither the
-// C stage nor the reorder buffers ever overflow or back-pressure. This is the central-scheduler
-// design (section 5.1): one scheduler module reached by every adapter over fixed-latency request,
-// grant and credit wires. docs/mechanisms/request-grant.md lists every choice and its key.
+// C stage nor the reorder buffers ever overflow or back-pressure. Two control planes: the central
+// scheduler (section 5.1), one module reached by every adapter over fixed-latency request, grant
+// and credit wires, and the distributed scheduler (section 5.2, distributed.hpp), a three-stage
+// scheduling network. docs/mechanisms/request-grant.md lists every choice and its key.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +19,9 @@
 namespace ccnet::reqgrant {
 
 enum class VisitOrder : std::uint8_t { Random, Common };
+// Where the output arbiters are: one central scheduler (section 5.1) or the C switches of a
+// three-stage scheduling network (section 5.2, distributed.hpp).
+enum class SchedulerDesign : std::uint8_t { Central, Distributed };
 
 // The registered names share this folder and its adapter (spraying, sequence numbers, reorder
 // buffer); they differ in what gates injection (paper 002 section 2's comparisons):
@@ -25,8 +29,13 @@ enum class VisitOrder : std::uint8_t { Random, Common };
 //   spray_reorder  None: nothing (the paper's baseline: the same sprayed fabric with hop-by-hop
 //                  credits only, re-sequencing at the egress; notes G12);
 //   e2e_window     Window: at most `window` unacknowledged packets per flow, acknowledged
-//                  out of band when delivered in order (the end2end-ACK comparison, W = 16).
-enum class Scheme : std::uint8_t { Reserve, None, Window };
+//                  out of band when delivered in order (the end2end-ACK comparison, W = 16);
+//   netvoq         NetVoq: nothing gates injection, but every fabric output has its own vnet,
+//                  so each switch input and output queues packets per destination with credits
+//                  per queue (network-level VOQs, notes section 2 item 2);
+//   islip          Islip: the scheduler matches inputs to outputs every cycle by iSLIP (notes
+//                  section 2 item 4) instead of reserving buffers; a match is a grant.
+enum class Scheme : std::uint8_t { Reserve, None, Window, NetVoq, Islip };
 
 struct Params : MechanismParams {
   Scheme scheme = Scheme::Reserve;     // set by the registered name, not a key
@@ -43,6 +52,10 @@ struct Params : MechanismParams {
   std::uint32_t reorder_buffer = 300;  // egress reorder buffer, packets (asserted bound; >= M x crosspoint)
   std::uint32_t window = 16;           // e2e_window: unacknowledged packets per flow (W)
   std::uint32_t ack_latency = 2;       // e2e_window: cycles from an in-order delivery to the source's window
+  std::uint32_t iterations = 2;        // islip: request-grant-accept iterations per cycle
+  SchedulerDesign scheduler = SchedulerDesign::Central;  // reqgrant: central chip or scheduling network
+  std::uint32_t k = 4;                 // distributed: K, request (grant) credits per upstream link and queue (G3)
+  double request_speedup = 1.0;        // distributed: requests per cycle a B -> C request link carries (fan-in run: 1.1)
 
   std::unique_ptr<Mechanism> create(const MechanismContext& ctx) const override;
   void validate(const config::BindContext& ctx, const RouterConfig& r, const NicConfig& n) const override;
