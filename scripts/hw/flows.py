@@ -58,7 +58,7 @@ def run_tool(tool, cmd, cwd, log_name, timeout=DEFAULT_TIMEOUT_S, stdin_text=Non
     with open(os.path.join(cwd, log_name), "w") as f:
         f.write(p.stdout)
     if p.returncode != 0:
-        raise FlowError(tool, f"exit {p.returncode}: {_first_error(p.stdout)} (log {os.path.join(cwd, log_name)})")
+        raise FlowError(tool, f"exit {p.returncode}: {_first_error(p.stdout)} (log {os.path.relpath(os.path.join(cwd, log_name))})")
     return p.stdout, dt
 
 

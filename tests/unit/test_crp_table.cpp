@@ -63,7 +63,7 @@ const std::vector<std::uint32_t> kChannel{512, 10, 100, 0, 10, 0};
 
 }  // namespace
 
-TEST_CASE("CRP table TV-1: cells reset to C_max, slot i covers cycles [(E+i) C_max, (E+i+1) C_max)", "[crp][table]") {
+TEST_CASE("CRP table TV-1: cells reset to C_max, slot i covers cycles (E+i) C_max to (E+i+1) C_max", "[crp][table]") {
   CrpTable t({32, kC});
   CHECK(t.cells() == std::vector<std::uint32_t>(32, kC));
   CHECK(t.epoch() == 0);
@@ -137,7 +137,7 @@ TEST_CASE("CRP table TV-6: the epoch shift drops A, appends C_max, and a request
   CHECK(fresh.apply(l).vec == vec("TTFF"));
 }
 
-TEST_CASE("CRP table TV-7: t[i] >= x alone: ts = 1024 + 512 - 100 = 1436, C becomes 20", "[crp][table]") {
+TEST_CASE("CRP table TV-7: t(i) >= x alone: ts = 1024 + 512 - 100 = 1436, C becomes 20", "[crp][table]") {
   CrpTable t = table({30, 0, 100});
   const auto r = t.apply(request(80, kAll, true));
   REQUIRE(r.reserved);
@@ -146,7 +146,7 @@ TEST_CASE("CRP table TV-7: t[i] >= x alone: ts = 1024 + 512 - 100 = 1436, C beco
   CHECK(first(t, 4) == std::vector<std::uint32_t>{30, 0, 20, 512});
 }
 
-TEST_CASE("CRP table TV-8: a 32-flit non-participating packet on [0, 10, 100]", "[crp][table]") {
+TEST_CASE("CRP table TV-8: a 32-flit non-participating packet on (0, 10, 100)", "[crp][table]") {
   CrpLane c;
   c.op = CrpOp::Charge;
   c.size = 32;
@@ -237,7 +237,7 @@ TEST_CASE("CRP table: eager reservation released, preferred slot, contract viola
   CHECK(t.cell(5) == 70);
 }
 
-TEST_CASE("CRP table: random operations keep 0 <= t[i] <= C_max and conserve cycles", "[crp][table]") {
+TEST_CASE("CRP table: random operations keep 0 <= t(i) <= C_max and conserve cycles", "[crp][table]") {
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
     RngStream rng(seed, "crp_table");
     const std::uint32_t cells = 2 + static_cast<std::uint32_t>(rng.below(40)), cmax = 1 + static_cast<std::uint32_t>(rng.below(300));

@@ -447,7 +447,7 @@ TEST_CASE("MVCM V5: the single-switch scenario of Fig. 3 (hot, warm and cold flo
   CHECK((z.has(mb) && !z.has(vb)));   // warm
 }
 
-TEST_CASE("MVCM NIC: the ACK echoes MB and VB; ACK marks drive the window and waiting slots", "[mvcm][hooks]") {
+TEST_CASE("MVCM NIC: the ACK echoes MB and VB, and ACK marks drive the window and waiting slots", "[mvcm][hooks]") {
   test::FakeNetwork net(4, true);
   auto mech = net.make("{mechanism: mvcm, dw_max: 2, rtt_min: 100, ws_factor: 4, ws_increases: 2}");
   CHECK(mech->requires_acks());

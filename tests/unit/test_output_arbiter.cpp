@@ -25,7 +25,7 @@ TEST_CASE("output_arbiter: virtual cut-through waits for room for the whole pack
   CHECK(oa.pick(&big, 1) == 0);
 }
 
-TEST_CASE("output_arbiter: wormhole needs one credit; priority wins", "[output_arbiter]") {
+TEST_CASE("output_arbiter: wormhole needs one credit, and priority wins", "[output_arbiter]") {
   OutputArbiter oa({3, 2, 1, 1, false});
   using R = OutputArbiter::Request;
   R reqs[3] = {{0, 0, 8, true}, {1, 1, 8, true}, {2, 0, 8, true}};

@@ -25,7 +25,7 @@ TEST_CASE("rr_arbiter rotates among requesters", "[rr_arbiter]") {
   CHECK(seq == std::vector<int>{0, 1, 3, 0, 1, 3, 0, 1});
 }
 
-TEST_CASE("rr_arbiter: no request, no grant; state unchanged without ack", "[rr_arbiter]") {
+TEST_CASE("rr_arbiter: no request, no grant, and state unchanged without ack", "[rr_arbiter]") {
   RrArbiter a({3, 1, false});
   CHECK(grant(a, {0, 0, 0}) == -1);
   CHECK(grant(a, {0, 1, 1}) == 1);

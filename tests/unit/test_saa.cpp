@@ -102,7 +102,7 @@ TEST_CASE("SAA golden model (R2, Theorem 1): feasible, every flow ends by W_f <=
   }
 }
 
-TEST_CASE("Distributed SAA (R3): after all announcements one probe returns the golden W_f; announce-end zeroes W_l", "[saa]") {
+TEST_CASE("Distributed SAA (R3): after all announcements one probe returns the golden W_f, and announce-end zeroes W_l", "[saa]") {
   // Five fake routers of 4 ports; a flow's path is a list of (router, input, output) hops. The
   // static preset (`saa`) follows the default route, which the test sets per hop.
   test::FakeNetwork net(4, false);
@@ -190,7 +190,7 @@ TEST_CASE("Distributed SAA (R3): after all announcements one probe returns the g
                     Catch::Contains("W_l negative"));
 }
 
-TEST_CASE("Adaptive path setup: the up port with the fewest flows, recorded per input port; teardown frees it", "[saa]") {
+TEST_CASE("Adaptive path setup: the up port with the fewest flows, recorded per input port, and teardown frees it", "[saa]") {
   // Leaf router 0 of a 2-ary 2-tree: ports 0, 1 to nodes 0, 1; ports 2, 3 up.
   MultistageTopology::Shape shape;
   shape.type = "fattree";
@@ -239,6 +239,9 @@ TEST_CASE("Adaptive path setup: the up port with the fewest flows, recorded per 
   // Adaptive setup needs a multistage topology.
   test::FakeNetwork flat(4, false);
   CHECK_THROWS_WITH(flat.make("{mechanism: saa_ar}"), Catch::Contains("cc.adaptive"));
+  // So do limited flow tables: a flow without an entry must be pinned to one path.
+  CHECK_THROWS_WITH(flat.make("{mechanism: saa, prc_entries: 2}"), Catch::Contains("cc.prc_entries"));
+  CHECK_NOTHROW(flat.make("{mechanism: saa}"));
 }
 
 TEST_CASE("SAA source: setup before data, rate w_f / W_f, PS pacing one packet per d_p / R, least D/r first", "[saa]") {

@@ -65,7 +65,7 @@ class SaaRouter final : public RouterHooks {
       if (it != table.end()) {
         r = it->second;
       } else {
-        r = untracked(api, api.default_route(p, in), p);
+        r = untracked(api, p, in);
         if (p.kind == PacketKind::Data) ++misses_;
       }
       if (p.kind == k_.probe) p.payload[kMaxWeight] = std::max(p.payload[kMaxWeight], weight_[r.port]);
@@ -96,6 +96,12 @@ class SaaRouter final : public RouterHooks {
 
  private:
   RouteResult setup(RouterApi& api, Packet& p, PortId in) {
+    auto& table = prc_[in];
+    if (p_.prc_entries > 0 && table.size() >= p_.prc_entries) {
+      ++setups_;
+      ++prc_full_;
+      return add_flow(untracked(api, p, in), p);  // a full table: the default path, no entry (section 4)
+    }
     const RouteResult def = api.default_route(p, in);
     RouteResult best = def;
     if (p_.adaptive && tree_) {
@@ -113,16 +119,14 @@ class SaaRouter final : public RouterHooks {
     }
     ++setups_;
     if (best.port != def.port) ++adaptive_;
-    auto& table = prc_[in];
-    if (p_.prc_entries == 0 || table.size() < p_.prc_entries) {
-      if (!table.emplace(p.message, best).second)
-        throw std::logic_error("saa: router " + std::to_string(api.id()) + " input " + std::to_string(in) +
-                               ": a second setup for flow " + std::to_string(p.message));
-      ++prc_live_;
-    } else {
-      ++prc_full_;
-      best = untracked(api, def, p);  // a full table: the default path, no entry (section 4)
-    }
+    if (!table.emplace(p.message, best).second)
+      throw std::logic_error("saa: router " + std::to_string(api.id()) + " input " + std::to_string(in) +
+                             ": a second setup for flow " + std::to_string(p.message));
+    ++prc_live_;
+    return add_flow(best, p);
+  }
+  // The setup of a flow crosses output `best`: count the flow and its weight there (announce-start).
+  RouteResult add_flow(RouteResult best, Packet& p) {
     const std::uint64_t w = p.payload[kWeight];
     ++flows_[best.port];
     weight_[best.port] += w;
@@ -132,18 +136,16 @@ class SaaRouter final : public RouterHooks {
     p.payload[kMaxWeight] = std::max(p.payload[kMaxWeight], weight_[best.port]);
     return best;
   }
-  // The path of a flow without a table entry (a setup found the table full): the default route,
-  // but on the way up a port fixed by the destination (dst mod the up ports) instead of the
-  // routing function's own choice, which may be random (nca) or per packet (spray). Every packet
-  // of the flow, the teardown included, then crosses the links its setup added its weight to,
-  // in order: section 4 assumes static routing for such flows.
-  // `r` is the routing function's answer for the packet (asked once: it may keep per-flow state).
-  RouteResult untracked(RouterApi& api, RouteResult r, const Packet& p) const {
-    if (tree_ && tree_->role(api.id(), r.port) == MultistageTopology::Role::Up) {
-      const std::vector<PortId>& ups = tree_->up_ports(api.id());
-      r.port = ups[p.dst % ups.size()];
-    }
-    return r;
+  // The path of a flow without a table entry (its setup found this input's table full): the
+  // default route with the packet pinned to its destination's selector, i.e. d-mod-k at every
+  // level and among parallel links, instead of the routing function's own choice, which may be
+  // random (nca) or per packet (spray). Every packet of the flow, the teardown included, then
+  // crosses the links its setup added its weight to, in order: section 4 assumes static routing
+  // for such flows. The pin stays with the packet; routers that hold an entry for the flow route
+  // it by the entry. (Limited tables need a multistage topology: Params::create.)
+  RouteResult untracked(RouterApi& api, Packet& p, PortId in) const {
+    if (tree_) MultistageRoute::pin_via(p, p.dst);
+    return api.default_route(p, in);
   }
   std::uint64_t metric(PortId o) const { return p_.metric == Params::Metric::Flows ? flows_[o] : weight_[o]; }
 
@@ -420,9 +422,9 @@ struct PresetParams : Params {
           .field("rates", &Params::rates, kRates,
                  "explicit SAA rates r_f = w_f / W_f, paced per source by periodic selection (false: line rate)")
           .field("prc_entries", &Params::prc_entries, 0u,
-                 "flow-table (PRC) entries per input port; a setup finding it full takes the default path (going up: the "
-                 "port dst mod the up ports, the same for every packet of the flow) and records nothing (0: unlimited, "
-                 "the paper's experiments)",
+                 "flow-table (PRC) entries per input port; a setup finding it full takes the default path pinned to d-mod-k "
+                 "(the same for every packet of the flow) and records nothing (0: unlimited, the paper's experiments; "
+                 "limited tables need a multistage topology)",
                  {0, 1u << 24})
           .choice("metric", &Params::metric, Params::Metric::Flows,
                   {{"flows", Params::Metric::Flows}, {"weight", Params::Metric::Weight}},
@@ -486,6 +488,10 @@ std::unique_ptr<Mechanism> Params::create(const MechanismContext& ctx) const {
   if (adaptive && (!tree || tree->clusters() > 1))
     throw config::ConfigError("cc.adaptive: adaptive path setup needs a single-cluster multistage topology (fattree, clos, "
                               "modified_fattree), not '" + ctx.topology.name() + "'");
+  if (prc_entries > 0 && !tree)
+    throw config::ConfigError("cc.prc_entries: limited flow tables need a multistage topology (fattree, clos, "
+                              "modified_fattree, multicluster), where a flow without an entry is pinned to one path; "
+                              "not '" + ctx.topology.name() + "' (0 = unlimited)");
   return std::make_unique<Saa>(*this, ctx);
 }
 
