@@ -84,10 +84,12 @@ TEST_CASE("CRP on two clusters, one channel (S18): invariants", "[net][crp]") {
   CHECK(cc(r, "destination_charged_flits") > 0);
 }
 
-TEST_CASE("CRP on two clusters, two channels per direction, no eager reservation: invariants", "[net][crp]") {
-  const auto r = test::run_yaml(kS18, {"topology.channels=2", "cc.eager=false", "cc.channel=flow"});
+// Also the other reading of R11: a NACK holds the send queue to the destination.
+TEST_CASE("CRP on two clusters, two channels, no eager reservation, nack_stops destination", "[net][crp]") {
+  const auto r = test::run_yaml(kS18, {"topology.channels=2", "cc.eager=false", "cc.channel=flow", "cc.nack_stops=destination"});
   check_invariants(r);
   CHECK(cc(r, "eager_reservations") == 0);
+  CHECK(cc(r, "nacks_received") > 0);  // the destination holds were taken (and, the run drained, released)
 }
 
 TEST_CASE("CRP on a 4-cluster ring (two channel crossings, 3 VC levels): invariants", "[net][crp]") {

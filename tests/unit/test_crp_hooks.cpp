@@ -365,3 +365,61 @@ TEST_CASE("CRP source: request_on nack speculates first and requests on the firs
   REQUIRE(nic.sent.size() == 1);
   CHECK(nic.sent_packet(0).amount == 269);  // TV-10: 8 x 32 flits x 1.05
 }
+
+TEST_CASE("CRP source: nack_stops segment or destination (R11's two readings)", "[crp][hooks]") {
+  // Two 8-packet messages to node 3, both formed (speculative) before any answer; the send
+  // queue's head is a third message (44) when the NACKs come back.
+  auto run = [](const std::string& cc, auto&& check) {
+    test::FakeNetwork net;
+    auto mech = net.make(cc);
+    test::FakeNic nic(net.packets, 0, 4);
+    nic.vnets = mech.mechanism.get();
+    CounterSet counters;
+    auto hooks = mech->nic_hooks(nic, counters);
+    nic.cycle = 1000;
+    for (const MessageId m : {MessageId{42}, MessageId{43}}) {
+      nic.head[3] = m;
+      for (std::uint32_t seq = 0; seq < 8; ++seq) hooks->on_packet_formed(nic, data(net.packets, 0, 3, m, seq, 8, 32));
+    }
+    nic.head[3] = 44;
+    check(net, nic, *hooks);
+  };
+  auto answer = [](test::FakeNetwork& net, test::FakeNic& nic, NicHooks& hooks, const char* k, MessageId m, Cycle ts,
+                   std::uint32_t seq = 0) {
+    Packet& a = control(net.packets, kind(net.packets, k), 3, 0, m);
+    a.seq = seq;
+    a.payload[crp::kTimeWord] = ts;
+    hooks.on_control(nic, a);
+  };
+
+  SECTION("segment (default): a NACK of a fully formed segment holds nothing") {
+    run("{mechanism: crp}", [&](test::FakeNetwork& net, test::FakeNic& nic, NicHooks& hooks) {
+      answer(net, nic, hooks, "nack", 42, 0);
+      CHECK(nic.holds.count(3) == 0);  // message 44 speculates and requests on its own
+      answer(net, nic, hooks, "grant", 42, 1300);
+      CHECK(nic.holds.count(3) == 0);
+      REQUIRE(nic.retransmissions.size() == 1);
+      CHECK(nic.retransmissions[0].at == 1300);
+    });
+  }
+  SECTION("destination: held from the first NACK until every stopped segment is granted") {
+    run("{mechanism: crp, nack_stops: destination}", [&](test::FakeNetwork& net, test::FakeNic& nic, NicHooks& hooks) {
+      answer(net, nic, hooks, "nack", 42, 0);
+      CHECK(nic.holds[3] == kNever);
+      answer(net, nic, hooks, "nack", 43, 0);
+      CHECK(nic.holds[3] == kNever);
+      answer(net, nic, hooks, "grant", 43, 1500);  // one of two stopped segments granted: still held
+      CHECK(nic.holds[3] == kNever);
+      nic.cycle = 1100;
+      answer(net, nic, hooks, "grant", 42, 1300);  // the last: open at the later granted time
+      CHECK(nic.holds[3] == 1500);
+      REQUIRE(nic.retransmissions.size() == 2);
+      CHECK((nic.retransmissions[0].at == 1500 && nic.retransmissions[1].at == 1300));
+      // A later NACK of a granted segment's packet is resent at its time and holds nothing.
+      nic.holds.clear();
+      answer(net, nic, hooks, "nack", 42, 0, 1);
+      CHECK(nic.holds.count(3) == 0);
+      CHECK((nic.retransmissions.size() == 3 && nic.retransmissions[2].at == 1300));
+    });
+  }
+}

@@ -105,6 +105,10 @@ struct CrpParams : Params {
           .choice("channel", &Params::channel, ChannelChoice::Random,
                   {{"random", ChannelChoice::Random}, {"flow", ChannelChoice::Flow}},
                   "inter-cluster channel of a segment: drawn per segment, or the topology's per-flow default (G8)")
+          .choice("nack_stops", &Params::nack_stops, NackStops::Segment,
+                  {{"segment", NackStops::Segment}, {"destination", NackStops::Destination}},
+                  "a NACK stops its own segment (a later message to the destination speculates on its own), or the "
+                  "whole send queue to the destination until every stopped segment's grant (R11)")
           .field("grant_current_cell", &Params::grant_current_cell, true,
                  "destinations may grant the current cell (its time partly past; the source sends at once) (G7)")
           .field("charge_spill", &Params::charge_spill, true,

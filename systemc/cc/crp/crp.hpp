@@ -22,6 +22,7 @@ namespace ccnet::crp {
 
 enum class RequestOn : std::uint8_t { Start, Nack };     // G2: when a segment sends its request
 enum class ChannelChoice : std::uint8_t { Random, Flow };  // G8: which inter-cluster channel a segment takes
+enum class NackStops : std::uint8_t { Segment, Destination };  // R11: what a NACK stops until the grant
 
 struct Params : MechanismParams {
   std::uint32_t cells = 32;             // V_cells (Table 1)
@@ -35,6 +36,7 @@ struct Params : MechanismParams {
   std::string channel_class = "inter_cluster";  // link class whose router output ports hold tables
   RequestOn request_on = RequestOn::Start;
   ChannelChoice channel = ChannelChoice::Random;
+  NackStops nack_stops = NackStops::Segment;
   bool grant_current_cell = true;       // G7: a destination may grant the current (partly past) cell
   bool charge_spill = true;             // G6: a non-participating packet's excess spills into later cells
   double retry_jitter = 0;              // R13: a uniform share up to this of each retry delay is dropped

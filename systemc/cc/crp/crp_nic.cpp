@@ -5,7 +5,9 @@
 // are sent as normal, non-participating packets. A segment's first packet sends its request
 // (REQ: x = ceil(flits x (1 + epsilon)) cycles, an all-ones vector of the current epoch) and its
 // packets are speculative until the grant (G2: or only after the first NACK with request_on:
-// nack). A NACK stops speculation (the send queue is held); GRANT(ts) sends the NACKed packets
+// nack). A NACK stops the segment's speculation (nack_stops: segment holds the send queue while
+// the segment is still being formed; destination holds the queue to its destination, whatever
+// is being formed, until every stopped segment to it is granted); GRANT(ts) sends the NACKed packets
 // and the rest of the segment from ts on, non-speculative and marked reserved (R12); RETRY
 // re-sends the request after retry_cycles (short) or cells x cmax - RTT (long, R4b). A segment
 // whose packets were all delivered speculatively forgets its request: a late grant goes unused.
@@ -249,7 +251,12 @@ class NicSide : public NicHooks {
     s.nacked.push_back(a.seq);
     if (!s.stopped) {
       s.stopped = true;  // R11: stop speculating until the grant
-      if (forming(api, key, s)) api.hold(s.dst, kNever);
+      if (p_.nack_stops == NackStops::Destination) {
+        ++held_[s.dst].stopped;
+        api.hold(s.dst, kNever);
+      } else if (forming(api, key, s)) {
+        api.hold(s.dst, kNever);
+      }
     }
     if (s.phase == Phase::Idle) request(api, key, s, false);
   }
@@ -268,7 +275,20 @@ class NicSide : public NicHooks {
     s.ts = std::max(api.now(), static_cast<Cycle>(g.payload[kTimeWord]));  // G7: a time already past means now
     for (const std::uint32_t seq : s.nacked) resend(api, g.message, seq, s.ts);
     s.nacked.clear();
-    if (forming(api, key, s)) api.hold(s.dst, s.ts);
+    auto held = held_.find(s.dst);
+    if (held != held_.end()) {
+      // nack_stops: destination. The queue stays held until the last stopped segment to this
+      // destination is granted, then opens at the latest time one of the granted segments it
+      // held (stopped or still forming) may send.
+      if (s.stopped || forming(api, key, s)) held->second.until = std::max(held->second.until, s.ts);
+      if (s.stopped) --held->second.stopped;
+      if (held->second.stopped == 0) {
+        api.hold(s.dst, held->second.until);
+        held_.erase(held);
+      }
+    } else if (forming(api, key, s)) {
+      api.hold(s.dst, s.ts);
+    }
     finish_if_done(key, s);
   }
 
@@ -334,6 +354,13 @@ class NicSide : public NicHooks {
   std::map<Key, Segment> segs_;
   std::multimap<Cycle, Key> rerequests_;
   std::deque<Key> waiting_;       // segments waiting for a request slot
+  // nack_stops: destination: per held destination, its stopped segments not yet granted and
+  // the latest granted time among the grants it received meanwhile (the queue opens then).
+  struct Held {
+    std::uint32_t stopped = 0;
+    Cycle until = 0;
+  };
+  std::unordered_map<NodeId, Held> held_;
   std::uint32_t rerequesting_ = 0;  // segments whose outstanding request is a re-request
   std::uint64_t& requests_;      // whole run: requests sent (first ones and re-requests)
   std::uint64_t& grants_;        // whole run: grants received
