@@ -164,15 +164,28 @@ class SaaRouter final : public RouterHooks {
 // a time).
 class PsPacer final : public InjectionPolicy {
  public:
-  explicit PsPacer(std::uint32_t nodes) : ready_(nodes, false), rate_(nodes, 0.0), vtime_(nodes, 0.0) {}
+  using Start = Params::PsStart;
+  PsPacer(std::uint32_t nodes, Start start)
+      : start_(start), ready_(nodes, false), fresh_(nodes, false), rate_(nodes, 0.0), vtime_(nodes, 0.0) {}
   void set_ready(NodeId dst, bool ready) override {
     if (ready_[dst] == ready) return;
     ready_[dst] = ready;
+    if (ready && fresh_[dst]) {
+      // A flow's first packet: it joins at the least virtual time of the flows already sending
+      // (0 if none), as if it had sent at its rate since then; starting at 0 would let it take
+      // every slot of the source until it caught up with flows that started before it.
+      fresh_[dst] = false;
+      vtime_[dst] = 0.0;
+      if (start_ == Start::Join && !list_.empty()) {
+        vtime_[dst] = vtime_[list_.front()];
+        for (NodeId d : list_) vtime_[dst] = std::min(vtime_[dst], vtime_[d]);
+      }
+    }
     if (ready) list_.push_back(dst);
     else list_.erase(std::find(list_.begin(), list_.end(), dst));
   }
   void set_rate(NodeId dst, double r) { rate_[dst] = r; }  // V is kept (notes 1.5 [CHOICE])
-  void reset(NodeId dst) { vtime_[dst] = 0.0; }
+  void reset(NodeId dst) { fresh_[dst] = true; }
   int pick(Cycle now) const override {
     if (static_cast<double>(now) < next_) return -1;
     int best = -1;
@@ -193,7 +206,8 @@ class PsPacer final : public InjectionPolicy {
   }
 
  private:
-  std::vector<bool> ready_;
+  Start start_;
+  std::vector<bool> ready_, fresh_;
   std::vector<double> rate_, vtime_;
   std::vector<NodeId> list_;  // ready destinations
   double next_ = 0.0;
@@ -205,9 +219,10 @@ class SaaNic final : public NicHooks {
  public:
   SaaNic(NicApi& api, CounterSet& c, const Params& p, const Kinds& k)
       : p_(p), k_(k), circuits_(p.adaptive || p.rates), flows_(api.num_nodes()),
-        pacer_(p.rates ? std::make_unique<PsPacer>(api.num_nodes()) : nullptr), probes_(c.counter("probes")),
+        pacer_(p.rates ? std::make_unique<PsPacer>(api.num_nodes(), p.ps_start) : nullptr), probes_(c.counter("probes")),
         flows_done_(c.counter("flows_completed")), completion_max_(c.counter("flow_completion_max", CounterSet::Merge::Max)),
-        completion_sum_(c.counter("flow_completion_sum")), out_of_order_(c.counter("out_of_order")),
+        completion_sum_(c.counter("flow_completion_sum")), span_max_(c.counter("flow_span_max", CounterSet::Merge::Max)),
+        out_of_order_(c.counter("out_of_order")),
         circuits_open_(c.counter("circuits_open")), w_inj_peak_(c.counter("w_injection_peak", CounterSet::Merge::Max)) {}
 
   InjectionPolicy* injection_policy() override { return pacer_.get(); }
@@ -235,12 +250,14 @@ class SaaNic final : public NicHooks {
     Received& r = received_[p.message];
     if (p.seq != r.next) ++out_of_order_;
     r.next = p.seq + 1;
+    if (r.packets == 0) r.first = api.now() - p.size;  // the first packet's arrival began p.size cycles ago
     if (++r.packets < p.message_packets) return;
-    received_.erase(p.message);
     ++flows_done_;
     const Cycle took = api.now() - p.created;
     completion_max_ = std::max<std::uint64_t>(completion_max_, took);
     completion_sum_ += took;
+    span_max_ = std::max<std::uint64_t>(span_max_, api.now() - r.first);
+    received_.erase(p.message);
     if (circuits_) send(api, k_.fin, p.src, p.message, 0, 0);
   }
 
@@ -336,6 +353,7 @@ class SaaNic final : public NicHooks {
   };
   struct Received {
     std::uint32_t packets = 0, next = 0;
+    Cycle first = 0;  // when the first packet began to arrive (the destination's view of the flow's start)
   };
 
   void update(Flow& f, NodeId dst, std::uint64_t max_weight) {
@@ -368,7 +386,7 @@ class SaaNic final : public NicHooks {
   std::vector<NodeId> starting_, probing_;
   std::unordered_map<MessageId, Received> received_;
   std::uint64_t w_injection_ = 0;  // W_l of the injection link (the source's announced flows)
-  std::uint64_t &probes_, &flows_done_, &completion_max_, &completion_sum_, &out_of_order_, &circuits_open_, &w_inj_peak_;
+  std::uint64_t &probes_, &flows_done_, &completion_max_, &completion_sum_, &span_max_, &out_of_order_, &circuits_open_, &w_inj_peak_;
 };
 
 class Saa final : public Mechanism {
@@ -431,6 +449,11 @@ struct PresetParams : Params {
                  "probing stops after this many probes in a row return an unchanged W_f (notes 1.4 choice 1: 2; 0: "
                  "no probes, the announce-start's W_f only)",
                  {0, 1000})
+          .choice("ps_start", &Params::ps_start, Params::PsStart::Join,
+                  {{"join", Params::PsStart::Join}, {"zero", Params::PsStart::Zero}},
+                  "PS virtual time of a flow's first packet: the least of the source's sending flows (join: a flow "
+                  "whose set-up returns late gets its rate, not the whole source until it catches up) or 0 (zero: "
+                  "the paper's Fig. 7 with all flows starting together)")
           .field("probe_gap", &Params::probe_gap, Cycle{0},
                  "cycles from a probe's (or the setup's) return to the next probe (0: at once, one RTT apart)")
           .field("wait_for_stable", &Params::wait_for_stable, false,
