@@ -4,6 +4,7 @@
 #include "cc/saa/saa.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 #include <limits>
 #include <stdexcept>
@@ -166,10 +167,12 @@ class PsPacer final : public InjectionPolicy {
  public:
   using Start = Params::PsStart;
   PsPacer(std::uint32_t nodes, Start start)
-      : start_(start), ready_(nodes, false), fresh_(nodes, false), rate_(nodes, 0.0), vtime_(nodes, 0.0) {}
+      : start_(start), ready_(nodes, false), fresh_(nodes, false), rate_(nodes, 0.0), vtime_(nodes, 0.0),
+        ready_bit_(nodes, 0), rate_q16_(nodes, 0), vtime_cycles_(nodes, 0) {}
   void set_ready(NodeId dst, bool ready) override {
     if (ready_[dst] == ready) return;
     ready_[dst] = ready;
+    ready_bit_[dst] = ready;
     if (ready && fresh_[dst]) {
       // A flow's first packet: it joins at the least virtual time of the flows already sending
       // (0 if none), as if it had sent at its rate since then; starting at 0 would let it take
@@ -180,11 +183,15 @@ class PsPacer final : public InjectionPolicy {
         vtime_[dst] = vtime_[list_.front()];
         for (NodeId d : list_) vtime_[dst] = std::min(vtime_[dst], vtime_[d]);
       }
+      vtime_cycles_[dst] = static_cast<std::uint64_t>(vtime_[dst]);
     }
     if (ready) list_.push_back(dst);
     else list_.erase(std::find(list_.begin(), list_.end(), dst));
   }
-  void set_rate(NodeId dst, double r) { rate_[dst] = r; }  // V is kept (notes 1.5 [CHOICE])
+  void set_rate(NodeId dst, double r) {  // V is kept (notes 1.5 [CHOICE])
+    rate_[dst] = r;
+    rate_q16_[dst] = static_cast<std::uint32_t>(r * 65536.0 + 0.5);
+  }
   void reset(NodeId dst) { fresh_[dst] = true; }
   int pick(Cycle now) const override {
     if (static_cast<double>(now) < next_) return -1;
@@ -197,12 +204,25 @@ class PsPacer final : public InjectionPolicy {
   void commit(Cycle now, int granted, std::uint32_t flits) override {
     if (granted < 0) return;
     vtime_[granted] += flits / rate_[granted];
+    vtime_cycles_[granted] = static_cast<std::uint64_t>(vtime_[granted]);
     double total = ready_[granted] ? 0.0 : rate_[granted];
     for (NodeId d : list_) total += rate_[d];
     // Sent on time (within the cycle the period ended in): the next period follows on; later
     // (back-pressure): it restarts from now, without compensating (section 6.2).
     const double base = static_cast<double>(now) - next_ < 1.0 ? std::max(next_, 0.0) : static_cast<double>(now);
     next_ = base + flits / std::min(total, 1.0);
+    next_tx_ = static_cast<std::uint64_t>(std::ceil(next_));
+  }
+  // Waveforms: the next send slot, and per destination (flow) its rate (65536 = line rate), its
+  // virtual time V = D / r (cycles) and whether it has a packet to send.
+  void trace(TraceSink& sink) override {
+    sink.value(next_tx_, "saa.ps.next_tx");
+    for (NodeId d = 0; d < rate_.size(); ++d) {
+      const std::string f = "saa.ps.flow_" + std::to_string(d);
+      sink.value(rate_q16_[d], f + ".rate_q16", 17);
+      sink.value(vtime_cycles_[d], f + ".vtime");
+      sink.value(ready_bit_[d], f + ".ready", 1);
+    }
   }
 
  private:
@@ -211,6 +231,10 @@ class PsPacer final : public InjectionPolicy {
   std::vector<double> rate_, vtime_;
   std::vector<NodeId> list_;  // ready destinations
   double next_ = 0.0;
+  // The traced copies of the state above (integers, for the VCD).
+  std::vector<std::uint32_t> ready_bit_, rate_q16_;
+  std::vector<std::uint64_t> vtime_cycles_;
+  std::uint64_t next_tx_ = 0;
 };
 
 // ---- NIC: flow life cycle at the source, completion at the destination -------------------------
@@ -226,6 +250,17 @@ class SaaNic final : public NicHooks {
         circuits_open_(c.counter("circuits_open")), w_inj_peak_(c.counter("w_injection_peak", CounterSet::Merge::Max)) {}
 
   InjectionPolicy* injection_policy() override { return pacer_.get(); }
+
+  // Waveforms: the W_l of the injection link (the source's announced flows) and, per destination,
+  // the flow's W_f (its rate is w_f / W_f; 0 before its setup returns) and weight w_f.
+  void trace(TraceSink& sink) override {
+    if (!circuits_) return;
+    sink.value(w_injection_, "saa.w_injection");
+    for (NodeId d = 0; d < flows_.size(); ++d) {
+      sink.value(flows_[d].max_weight, "saa.flow_" + std::to_string(d) + ".W_f");
+      sink.value(flows_[d].weight, "saa.flow_" + std::to_string(d) + ".w_f");
+    }
+  }
 
   void on_message(NicApi& api, const MessageInfo& m, bool) override {
     if (!circuits_) return;
