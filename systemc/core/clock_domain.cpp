@@ -1,6 +1,6 @@
 #include "core/clock_domain.hpp"
 
-#include "core/error.hpp"
+#include "core/process_error.hpp"
 
 namespace ccnet {
 
@@ -18,6 +18,14 @@ void ClockDomain::enlist(Clocked& member) {
   sc_core::next_trigger(never_);
 }
 
+sc_core::sc_time ClockDomain::period() {
+  if (period_ == sc_core::SC_ZERO_TIME) {
+    const auto* c = dynamic_cast<const sc_core::sc_clock*>(clk.get_interface());
+    if (c) period_ = c->period();
+  }
+  return period_;
+}
+
 void ClockDomain::tick() {
   // Members enlisted at this edge have evaluated themselves already.
   if (ready_ < members_.size()) {
@@ -25,16 +33,15 @@ void ClockDomain::tick() {
     for (; ready_ < members_.size() && enlisted_at_[ready_] < now; ++ready_) processes_[ready_].kill();
   }
   Clocked* const* m = members_.data();
+  std::size_t i = 0;
   try {
-    for (std::size_t i = 0, n = ready_; i < n; ++i) {
+    for (const std::size_t n = ready_; i < n; ++i) {
       evaluating_ = objects_[i];
       m[i]->evaluate();
     }
-  } catch (const ModelError&) {
+  } catch (...) {
     // Through the kernel it would arrive as a generic sc_report: keep it and stop here.
-    error_ = std::current_exception();
-    sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);  // "stopped by user"
-    sc_core::sc_stop();
+    process_error::capture(*objects_[i], period());
   }
   evaluating_ = nullptr;
 }

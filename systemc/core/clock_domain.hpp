@@ -14,7 +14,6 @@
 #pragma once
 
 #include <cstddef>
-#include <exception>
 #include <systemc>
 #include <vector>
 
@@ -44,14 +43,9 @@ class ClockDomain final : public sc_core::sc_module {
   // no domain is evaluating one: what the running process's module would be without a domain
   // (core/watch.cpp names the component that reports a packet event by it).
   static const sc_core::sc_object* evaluating() { return evaluating_; }
-  // A member's evaluation threw ModelError: the domain stopped the simulation at that edge;
-  // rethrows it (call after sc_start returns).
-  void rethrow_error() const {
-    if (error_) std::rethrow_exception(error_);
-  }
-
  private:
   void tick();
+  sc_core::sc_time period();
 
   std::vector<Clocked*> members_;
   std::vector<const sc_core::sc_object*> objects_;  // members_ as sc_objects
@@ -59,7 +53,7 @@ class ClockDomain final : public sc_core::sc_module {
   std::vector<sc_core::sc_process_handle> processes_;  // the members' own (dormant) processes
   std::size_t ready_ = 0;  // members_[0, ready_) were enlisted before the current edge
   sc_core::sc_event never_;
-  std::exception_ptr error_;
+  sc_core::sc_time period_;  // of clk, known from the first edge on
   static inline const sc_core::sc_object* evaluating_ = nullptr;  // never notified: the event dormant member processes wait for
 };
 

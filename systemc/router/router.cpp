@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/process_error.hpp"
 #include "core/watch.hpp"
 
 namespace ccnet {
@@ -152,8 +153,10 @@ void Router::end_of_elaboration() {
 // ---- per-cycle evaluation ------------------------------------------------------------------------
 
 void Router::tick() {
-  if (domain_) domain_->enlist(*this);  // the domain's process evaluates it from the next edge on
-  evaluate();
+  process_error::guard(*this, env_.period, [this] {
+    if (domain_) domain_->enlist(*this);  // the domain's process evaluates it from the next edge on
+    evaluate();
+  });
 }
 
 void Router::evaluate() {

@@ -12,6 +12,7 @@
 #include "core/clock_domain.hpp"
 #include "core/counters.hpp"
 #include "core/network_stats.hpp"
+#include "core/process_error.hpp"
 #include "core/packet.hpp"
 #include "nic/nic.hpp"
 #include "router/router.hpp"
@@ -57,7 +58,7 @@ class Network : public sc_core::sc_module, public NetworkBuilder {
   std::uint8_t vc_levels() const { return vc_levels_; }
   Cycle now() const;
   // Rethrows a model error a component raised during the last sc_start (ClockDomain).
-  void rethrow_error() const { domain_->rethrow_error(); }
+  void rethrow_error() const { process_error::rethrow(); }
   // Whether the links carry the exact value every cycle (a flit or credit is cleared the cycle
   // after it was written), as waveforms show it, or only the changes (core/flit.hpp, channel
   // protocol; the default). Set before the simulation starts; NetworkTrace sets it.

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "core/process_error.hpp"
 #include "nic/host_message.hpp"
 
 namespace ccnet {
@@ -134,6 +135,10 @@ void TrafficGenerator::post(std::uint32_t cls, NodeId src) {
 }
 
 void TrafficGenerator::tick() {
+  process_error::guard(*this, sc_core::sc_time::from_value(period_ps_), [this] { generate(); });
+}
+
+void TrafficGenerator::generate() {
   const Cycle now = sc_core::sc_time_stamp().value() / period_ps_;
   if (classes_waiting_ > 0) {
     for (std::uint32_t c = 0; c < classes_.size(); ++c) {

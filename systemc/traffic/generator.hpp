@@ -67,7 +67,8 @@ class TrafficGenerator : public sc_core::sc_module {
       return at != o.at ? at > o.at : cls != o.cls ? cls > o.cls : src > o.src;
     }
   };
-  void tick();
+  void tick();  // generate() under process_error::guard
+  void generate();
   // Posts one message of class `cls` from `src` (destination and size drawn now).
   void post(std::uint32_t cls, NodeId src);
   static bool active(const ResolvedClass& c);

@@ -17,6 +17,7 @@
 #include <unordered_map>
 
 #include "cc/mechanism.hpp"
+#include "core/process_error.hpp"
 #include "core/ring.hpp"
 #include "sim/trace.hpp"
 #include "support/net_run.hpp"
@@ -55,6 +56,9 @@ class EchoHub : public sc_core::sc_module, public TracedComponent {
 
  private:
   void tick() {
+    process_error::guard(*this, sc_core::sc_time::from_value(period_ps_), [this] { step(); });
+  }
+  void step() {
     const Cycle now = sc_core::sc_time_stamp().value() / period_ps_;
     for (auto* r : req_)
       if (const std::uint32_t id = r->read()) {

@@ -21,6 +21,7 @@
 
 #include "blocks/credit_arbiter.hpp"
 #include "core/rng.hpp"
+#include "core/process_error.hpp"
 #include "core/ring.hpp"
 #include "core/trace_sink.hpp"
 #include "nic/nic_config.hpp"
@@ -440,6 +441,9 @@ class Scheduler final : public sc_core::sc_module, public TracedComponent {
     std::uint32_t a, b, n;
   };
   void tick() {
+    process_error::guard(*this, sc_core::sc_time::from_value(period_ps_), [this] { step(); });
+  }
+  void step() {
     const Cycle now = sc_core::sc_time_stamp().value() / period_ps_;
     if (p_.scheme == Scheme::Window) return relay(now);
     // Sample the wires (written by the adapters last cycle).
