@@ -302,3 +302,52 @@ TEST_CASE("SAA source: setup before data, rate w_f / W_f, PS pacing one packet p
   CHECK(ps->pick(133) < 0);
   CHECK(ps->pick(134) >= 0);
 }
+
+TEST_CASE("PS pacing: a flow whose setup returns late joins at the least virtual time (ps_start: join)", "[saa]") {
+  // Two flows of rate 1/2 each; flow 2's setup returns 40 cycles after flow 1's. With join it
+  // sends at its share from then on (every other packet); with zero (V from 0) it takes every
+  // packet of the source until its V catches up with flow 1's.
+  for (const bool join : {true, false}) {
+    test::FakeNetwork net(4, false);
+    auto mech = net.make(join ? "{mechanism: saa, probe_stable: 0}" : "{mechanism: saa, probe_stable: 0, ps_start: zero}");
+    test::FakeNic nic(net.packets, 0, 4);
+    nic.vnets = mech.mechanism.get();
+    CounterSet counters;
+    auto hooks = mech->nic_hooks(nic, counters);
+    InjectionPolicy* ps = hooks->injection_policy();
+    REQUIRE(ps);
+    hooks->on_message(nic, MessageInfo{11, 1, 400, 100, 0, 0}, true);
+    hooks->on_message(nic, MessageInfo{12, 2, 400, 100, 0, 0}, true);
+    hooks->tick(nic);
+    const PacketKind setup_return = kind(net.packets, "setup_return");
+    auto answer = [&](NodeId from, MessageId flow) {
+      Packet& r = net.packets.allocate();
+      r.kind = setup_return;
+      r.src = from;
+      r.dst = 0;
+      r.message = flow;
+      r.payload[1] = 800;  // W_f = 800: rate 1/2 each
+      hooks->on_control(nic, r);
+    };
+    answer(1, 11);
+    ps->set_ready(1, true);
+    std::vector<int> order;
+    for (Cycle t = 0; t < 120; ++t) {
+      if (t == 40) {
+        answer(2, 12);
+        ps->set_ready(2, true);
+      }
+      const int g = ps->pick(t);
+      if (t >= 40 && g >= 0) order.push_back(g);
+      ps->commit(t, g, 4);
+    }
+    REQUIRE(order.size() >= 8);
+    if (join) {
+      for (std::size_t i = 0; i + 1 < order.size(); ++i) CHECK(order[i] != order[i + 1]);  // alternating
+    } else {
+      // Flow 1 alone sent 5 packets at rate 1/2 (V = 40, at 0..32 every 8 cycles, next_ at 40):
+      // flow 2 (V = 0) takes the next 5 in a row.
+      CHECK(std::vector<int>(order.begin(), order.begin() + 5) == std::vector<int>(5, 2));
+    }
+  }
+}

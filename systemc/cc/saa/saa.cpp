@@ -4,6 +4,7 @@
 #include "cc/saa/saa.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 #include <limits>
 #include <stdexcept>
@@ -175,15 +176,34 @@ class SaaRouter final : public RouterHooks {
 // a time).
 class PsPacer final : public InjectionPolicy {
  public:
-  explicit PsPacer(std::uint32_t nodes) : ready_(nodes, false), rate_(nodes, 0.0), vtime_(nodes, 0.0) {}
+  using Start = Params::PsStart;
+  PsPacer(std::uint32_t nodes, Start start)
+      : start_(start), ready_(nodes, false), fresh_(nodes, false), rate_(nodes, 0.0), vtime_(nodes, 0.0),
+        ready_bit_(nodes, 0), rate_q16_(nodes, 0), vtime_cycles_(nodes, 0) {}
   void set_ready(NodeId dst, bool ready) override {
     if (ready_[dst] == ready) return;
     ready_[dst] = ready;
+    ready_bit_[dst] = ready;
+    if (ready && fresh_[dst]) {
+      // A flow's first packet: it joins at the least virtual time of the flows already sending
+      // (0 if none), as if it had sent at its rate since then; starting at 0 would let it take
+      // every slot of the source until it caught up with flows that started before it.
+      fresh_[dst] = false;
+      vtime_[dst] = 0.0;
+      if (start_ == Start::Join && !list_.empty()) {
+        vtime_[dst] = vtime_[list_.front()];
+        for (NodeId d : list_) vtime_[dst] = std::min(vtime_[dst], vtime_[d]);
+      }
+      vtime_cycles_[dst] = static_cast<std::uint64_t>(vtime_[dst]);
+    }
     if (ready) list_.push_back(dst);
     else list_.erase(std::find(list_.begin(), list_.end(), dst));
   }
-  void set_rate(NodeId dst, double r) { rate_[dst] = r; }  // V is kept (notes 1.5 [CHOICE])
-  void reset(NodeId dst) { vtime_[dst] = 0.0; }
+  void set_rate(NodeId dst, double r) {  // V is kept (notes 1.5 [CHOICE])
+    rate_[dst] = r;
+    rate_q16_[dst] = static_cast<std::uint32_t>(r * 65536.0 + 0.5);
+  }
+  void reset(NodeId dst) { fresh_[dst] = true; }
   int pick(Cycle now) const override {
     if (static_cast<double>(now) < next_) return -1;
     int best = -1;
@@ -195,19 +215,37 @@ class PsPacer final : public InjectionPolicy {
   void commit(Cycle now, int granted, std::uint32_t flits) override {
     if (granted < 0) return;
     vtime_[granted] += flits / rate_[granted];
+    vtime_cycles_[granted] = static_cast<std::uint64_t>(vtime_[granted]);
     double total = ready_[granted] ? 0.0 : rate_[granted];
     for (NodeId d : list_) total += rate_[d];
     // Sent on time (within the cycle the period ended in): the next period follows on; later
     // (back-pressure): it restarts from now, without compensating (section 6.2).
     const double base = static_cast<double>(now) - next_ < 1.0 ? std::max(next_, 0.0) : static_cast<double>(now);
     next_ = base + flits / std::min(total, 1.0);
+    next_tx_ = static_cast<std::uint64_t>(std::ceil(next_));
+  }
+  // Waveforms: the next send slot, and per destination (flow) its rate (65536 = line rate), its
+  // virtual time V = D / r (cycles) and whether it has a packet to send.
+  void trace(TraceSink& sink) override {
+    sink.value(next_tx_, "saa.ps.next_tx");
+    for (NodeId d = 0; d < rate_.size(); ++d) {
+      const std::string f = "saa.ps.flow_" + std::to_string(d);
+      sink.value(rate_q16_[d], f + ".rate_q16", 17);
+      sink.value(vtime_cycles_[d], f + ".vtime");
+      sink.value(ready_bit_[d], f + ".ready", 1);
+    }
   }
 
  private:
-  std::vector<bool> ready_;
+  Start start_;
+  std::vector<bool> ready_, fresh_;
   std::vector<double> rate_, vtime_;
   std::vector<NodeId> list_;  // ready destinations
   double next_ = 0.0;
+  // The traced copies of the state above (integers, for the VCD).
+  std::vector<std::uint32_t> ready_bit_, rate_q16_;
+  std::vector<std::uint64_t> vtime_cycles_;
+  std::uint64_t next_tx_ = 0;
 };
 
 // ---- NIC: flow life cycle at the source, completion at the destination -------------------------
@@ -216,12 +254,24 @@ class SaaNic final : public NicHooks {
  public:
   SaaNic(NicApi& api, CounterSet& c, const Params& p, const Kinds& k)
       : p_(p), k_(k), circuits_(p.adaptive || p.rates), flows_(api.num_nodes()),
-        pacer_(p.rates ? std::make_unique<PsPacer>(api.num_nodes()) : nullptr), probes_(c.counter("probes")),
+        pacer_(p.rates ? std::make_unique<PsPacer>(api.num_nodes(), p.ps_start) : nullptr), probes_(c.counter("probes")),
         flows_done_(c.counter("flows_completed")), completion_max_(c.counter("flow_completion_max", CounterSet::Merge::Max)),
-        completion_sum_(c.counter("flow_completion_sum")), out_of_order_(c.counter("out_of_order")),
+        completion_sum_(c.counter("flow_completion_sum")), span_max_(c.counter("flow_span_max", CounterSet::Merge::Max)),
+        out_of_order_(c.counter("out_of_order")),
         circuits_open_(c.counter("circuits_open")), w_inj_peak_(c.counter("w_injection_peak", CounterSet::Merge::Max)) {}
 
   InjectionPolicy* injection_policy() override { return pacer_.get(); }
+
+  // Waveforms: the W_l of the injection link (the source's announced flows) and, per destination,
+  // the flow's W_f (its rate is w_f / W_f; 0 before its setup returns) and weight w_f.
+  void trace(TraceSink& sink) override {
+    if (!circuits_) return;
+    sink.value(injection_.weight_ref(), "saa.w_injection");
+    for (NodeId d = 0; d < flows_.size(); ++d) {
+      sink.value(flows_[d].max_weight, "saa.flow_" + std::to_string(d) + ".W_f");
+      sink.value(flows_[d].weight, "saa.flow_" + std::to_string(d) + ".w_f");
+    }
+  }
 
   void on_message(NicApi& api, const MessageInfo& m, bool) override {
     if (!circuits_) return;
@@ -246,12 +296,14 @@ class SaaNic final : public NicHooks {
     Received& r = received_[p.message];
     if (p.seq != r.next) ++out_of_order_;
     r.next = p.seq + 1;
+    if (r.packets == 0) r.first = api.now() - p.size;  // the first packet's arrival began p.size cycles ago
     if (++r.packets < p.message_packets) return;
-    received_.erase(p.message);
     ++flows_done_;
     const Cycle took = api.now() - p.created;
     completion_max_ = std::max<std::uint64_t>(completion_max_, took);
     completion_sum_ += took;
+    span_max_ = std::max<std::uint64_t>(span_max_, api.now() - r.first);
+    received_.erase(p.message);
     if (circuits_) send(api, k_.fin, p.src, p.message, 0, 0);
   }
 
@@ -350,6 +402,7 @@ class SaaNic final : public NicHooks {
   };
   struct Received {
     std::uint32_t packets = 0, next = 0;
+    Cycle first = 0;  // when the first packet began to arrive (the destination's view of the flow's start)
   };
 
   void update(Flow& f, NodeId dst, std::uint64_t max_weight) {
@@ -382,7 +435,7 @@ class SaaNic final : public NicHooks {
   std::vector<NodeId> starting_, probing_;
   std::unordered_map<MessageId, Received> received_;
   blocks::SaaLinkUnit injection_ = make_link_unit();  // W_l of the injection link (the source's announced flows)
-  std::uint64_t &probes_, &flows_done_, &completion_max_, &completion_sum_, &out_of_order_, &circuits_open_, &w_inj_peak_;
+  std::uint64_t &probes_, &flows_done_, &completion_max_, &completion_sum_, &span_max_, &out_of_order_, &circuits_open_, &w_inj_peak_;
 };
 
 class Saa final : public Mechanism {
@@ -445,6 +498,11 @@ struct PresetParams : Params {
                  "probing stops after this many probes in a row return an unchanged W_f (notes 1.4 choice 1: 2; 0: "
                  "no probes, the announce-start's W_f only)",
                  {0, 1000})
+          .choice("ps_start", &Params::ps_start, Params::PsStart::Join,
+                  {{"join", Params::PsStart::Join}, {"zero", Params::PsStart::Zero}},
+                  "PS virtual time of a flow's first packet: the least of the source's sending flows (join: a flow "
+                  "whose set-up returns late gets its rate, not the whole source until it catches up) or 0 (zero: "
+                  "the paper's Fig. 7 with all flows starting together)")
           .field("probe_gap", &Params::probe_gap, Cycle{0},
                  "cycles from a probe's (or the setup's) return to the next probe (0: at once, one RTT apart)")
           .field("wait_for_stable", &Params::wait_for_stable, false,

@@ -42,6 +42,7 @@ struct Params : MechanismParams {
   std::uint32_t probe_stable = 2;  // probes with an unchanged W_f before probing stops
   Cycle probe_gap = 0;             // cycles between a probe's return and the next probe
   bool wait_for_stable = false;    // no data before W_f is stable (else: from the setup's return)
+  enum class PsStart : std::uint8_t { Zero, Join } ps_start = PsStart::Join;  // a new flow's PS virtual time
   Cycle max_gap = 1u << 16;        // longest PS wait the watchdogs allow for (cycles)
   std::unique_ptr<Mechanism> create(const MechanismContext& ctx) const override;
 };
