@@ -4,6 +4,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "core/channel.hpp"
 #include "core/error.hpp"
 #include "core/process_error.hpp"
 #include "core/watch.hpp"
@@ -82,6 +83,7 @@ void Nic::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   const Cycle at = (sc_core::sc_time_stamp() + delay).value() / period_ps_;
   posted_.push_back({at, req});
   idle_ = false;
+  if (asleep_) domain_->wake(slot_);
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
@@ -98,7 +100,17 @@ bool Nic::idle() const {
 
 void Nic::tick() {
   process_error::guard(*this, env_.period, [this] {
-    if (domain_) domain_->enlist(*this);  // the domain's process evaluates it from the next edge on
+    if (domain_) {  // the domain's process evaluates it from the next edge on
+      slot_ = domain_->enlist(*this);
+      // Channels that wake the NIC when their value changes; without them it never sleeps.
+      auto* fc = dynamic_cast<Channel<Flit>*>(const_cast<sc_core::sc_signal_in_if<Flit>*>(flit_in_if_));
+      auto* cc = dynamic_cast<Channel<CreditLanes>*>(const_cast<sc_core::sc_signal_in_if<CreditLanes>*>(credit_in_if_));
+      if (fc && cc) {
+        fc->notify(domain_->awake_set(), slot_);
+        cc->notify(domain_->awake_set(), slot_);
+        can_sleep_ = true;
+      }
+    }
     evaluate();
   });
 }
@@ -107,6 +119,10 @@ void Nic::evaluate() {
   // Idle fast path: nothing queued or in flight and both input channels idle: no state changes.
   // idle_ caches idle() from the end of the last evaluation (b_transport clears it); the process
   // runs at every rising edge, so the cycle count just advances.
+  if (__builtin_expect(asleep_, 0)) {  // woken: the cycles skipped asleep are the fast path's
+    asleep_ = false;
+    now_ = sc_core::sc_time_stamp().value() / period_ps_ - 1;
+  }
   if (idle_ && !flit_in_val_->fresh(flit_taken_) && !credit_in_val_->fresh(credit_taken_)) {
     ++now_;
     return;
@@ -114,6 +130,7 @@ void Nic::evaluate() {
   now_ = sc_core::sc_time_stamp().value() / period_ps_;
   if (!hooks_ && idle() && !flit_in_val_->fresh(flit_taken_) && !credit_in_val_->fresh(credit_taken_)) {
     idle_ = true;
+    sleep();
     return;
   }
   wake_holds();
@@ -125,6 +142,15 @@ void Nic::evaluate() {
   commit_and_write();
   if (probe_live_) update_probe();
   idle_ = !hooks_ && idle();
+  if (idle_) sleep();
+}
+
+void Nic::sleep() {
+  // Only from the idle state: the next evaluations would be the fast path until an input
+  // channel changes (which wakes the NIC in the update phase) or b_transport posts (which wakes it).
+  if (!can_sleep_) return;
+  asleep_ = true;
+  domain_->sleep(slot_);
 }
 
 void Nic::ingest_posted() {
@@ -578,7 +604,8 @@ void Nic::dump_state(std::ostream& os) const {
     return std::to_string(k.message >> kMessageNodeShift) + "." + std::to_string(k.message & ((1ull << kMessageNodeShift) - 1)) +
            "." + std::to_string(k.seq);
   };
-  os << name() << " (node " << id_ << ") at cycle " << now_ << ": " << queued_messages() << " messages queued, "
+  const Cycle now = current();
+  os << name() << " (node " << id_ << ") at cycle " << now << ": " << queued_messages() << " messages queued, "
      << control_queued_ << " control packets queued, " << counters_.unacked << " unacknowledged, " << sent_.size()
      << " in the retransmit buffer, " << scheduled_.size() << " retransmissions scheduled, "
      << held_packets_ << " delivered packets held, " << eject_waiting_flits_ << " flits waiting in stalled ejection\n";
@@ -590,7 +617,7 @@ void Nic::dump_state(std::ostream& os) const {
     const Message& m = messages_[q.head];
     os << "  send queue to " << d << ": " << n << " messages, head message " << key(SentKey{m.id, m.next_seq}) << " ("
        << m.packetized << "/" << m.size << " flits formed)";
-    if (hold_until_[d] > now_) os << ", held until " << (hold_until_[d] == kNever ? std::string("released") : std::to_string(hold_until_[d]));
+    if (hold_until_[d] > now) os << ", held until " << (hold_until_[d] == kNever ? std::string("released") : std::to_string(hold_until_[d]));
     os << "\n";
   }
   auto stream = [&](const Stream& st, const std::string& what) {

@@ -104,10 +104,10 @@ class Nic final : public sc_core::sc_module, public NicApi, public TracedCompone
 
   // NicApi
   NodeId id() const override { return id_; }
-  Cycle now() const override { return now_; }
+  Cycle now() const override { return current(); }
   PacketPool& packets() override { return env_.packets; }
   std::uint32_t num_nodes() const override { return env_.num_nodes; }
-  bool measuring() const override { return env_.stats.in_window(now_); }
+  bool measuring() const override { return env_.stats.in_window(current()); }
   const blocks::BlockSource* block_source() const override { return env_.blocks; }
   const char* component_name() const override { return name(); }
   void send_control(Packet& p) override;
@@ -192,6 +192,7 @@ class Nic final : public sc_core::sc_module, public NicApi, public TracedCompone
   void end_of_elaboration() override;
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void tick();  // the NIC's own process
+  void sleep();  // asleep in the domain until woken (idle_ only)
   bool idle() const;
   void ingest_posted();
   void receive();
@@ -270,7 +271,7 @@ class Nic final : public sc_core::sc_module, public NicApi, public TracedCompone
   std::uint8_t credit_taken_ = 0;    // seq of the last credit lanes taken from the injection channel
   bool exact_ = true;                // set_exact_channels
   // The flit written at this cycle's edge (still on the channel for the router).
-  bool on_wire() const { return last_written_.valid() && written_at_ == now_; }
+  bool on_wire() const { return last_written_.valid() && written_at_ == current(); }
   std::vector<std::uint32_t> eject_occupancy_;  // per VC (flits received, not yet freed)
   // Ejection stalls (stall_ejection): per vnet; flits of a stalled vnet wait in their VC's FIFO.
   std::vector<std::uint8_t> eject_stalled_;
@@ -295,6 +296,13 @@ class Nic final : public sc_core::sc_module, public NicApi, public TracedCompone
   std::unique_ptr<NicProbe> probe_;  // trace-only state, for NICs selected for tracing
   NicProbe* probe_live_ = nullptr;   // probe_ while the trace window is open
   bool idle_ = false;  // idle() at the end of the last evaluation, no hooks (tick's fast path)
+  // Sleeping in the domain (core/clock_domain.hpp): while idle_ and both input channels unchanged
+  // the domain skips the NIC (its evaluation would be the fast path); the channels and
+  // b_transport wake it. now_ is stale while asleep_: current() gives the cycle.
+  bool can_sleep_ = false;  // in a domain, both input channels wake it
+  bool asleep_ = false;
+  std::size_t slot_ = 0;    // in domain_
+  Cycle current() const { return asleep_ ? sc_core::sc_time_stamp().value() / period_ps_ : now_; }
   // The input channels' current values (sc_signal keeps them at a fixed address).
   const Flit* flit_in_val_ = nullptr;
   const CreditLanes* credit_in_val_ = nullptr;
