@@ -117,23 +117,23 @@ void Nic::tick() {
 
 void Nic::evaluate() {
   // Idle fast path: nothing queued or in flight and both input channels idle: no state changes.
-  // idle_ caches idle() from the end of the last evaluation (b_transport clears it); the process
-  // runs at every rising edge, so the cycle count just advances.
-  if (__builtin_expect(asleep_, 0)) {  // woken: the cycles skipped asleep are the fast path's
+  // idle_ caches idle() from the end of the last evaluation (b_transport clears it); the NIC is
+  // evaluated at every rising edge while awake, so the cycle count just advances (it is read from
+  // the kernel's time at the first evaluation and on waking).
+  if (__builtin_expect(!counting_ || asleep_, 0)) {  // the cycles skipped asleep are the fast path's
     asleep_ = false;
-    now_ = sc_core::sc_time_stamp().value() / period_ps_ - 1;
-  }
-  if (idle_ && !flit_in_val_->fresh(flit_taken_) && !credit_in_val_->fresh(credit_taken_)) {
+    counting_ = true;
+    now_ = sc_core::sc_time_stamp().value() / period_ps_;
+  } else {
     ++now_;
-    return;
   }
-  now_ = sc_core::sc_time_stamp().value() / period_ps_;
+  if (idle_ && !flit_in_val_->fresh(flit_taken_) && !credit_in_val_->fresh(credit_taken_)) return;
   if (!hooks_ && idle() && !flit_in_val_->fresh(flit_taken_) && !credit_in_val_->fresh(credit_taken_)) {
     idle_ = true;
     sleep();
     return;
   }
-  wake_holds();
+  if (!wakes_.empty()) wake_holds();
   ingest_posted();
   receive();
   start_streams();
@@ -451,7 +451,7 @@ void Nic::start_streams() {
       s.vc = choose_vc(static_cast<std::uint8_t>(v));
     }
   }
-  start_retransmission();
+  if (!scheduled_.empty()) start_retransmission();
   // Data: the injection policy grants a send queue when the data stream is free.
   policy_grant_ = queued_messages_ && !data_stream_.busy() ? policy_pick() : -1;
   if (policy_grant_ < 0) return;

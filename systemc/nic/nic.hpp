@@ -301,6 +301,7 @@ class Nic final : public sc_core::sc_module, public NicApi, public TracedCompone
   // b_transport wake it. now_ is stale while asleep_: current() gives the cycle.
   bool can_sleep_ = false;  // in a domain, both input channels wake it
   bool asleep_ = false;
+  bool counting_ = false;   // now_ was read from the kernel's time (evaluate)
   std::size_t slot_ = 0;    // in domain_
   Cycle current() const { return asleep_ ? sc_core::sc_time_stamp().value() / period_ps_ : now_; }
   // The input channels' current values (sc_signal keeps them at a fixed address).
