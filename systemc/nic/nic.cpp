@@ -579,12 +579,12 @@ void Nic::commit_and_write() {
     flit_out_if_->write(last_written_);
   }
   send_ = Flit{};
-  CreditLanes lanes;
-  while (!credit_return_.empty() && credit_return_.front().first <= now_ && lanes.count < kMaxCreditLanes) {
-    lanes.push(credit_return_.front().second);
-    credit_return_.pop_front();
-  }
-  if (!lanes.empty()) {
+  if (!credit_return_.empty() && credit_return_.front().first <= now_) {
+    CreditLanes lanes;
+    do {
+      lanes.push(credit_return_.front().second);
+      credit_return_.pop_front();
+    } while (!credit_return_.empty() && credit_return_.front().first <= now_ && lanes.count < kMaxCreditLanes);
     lanes.seq = static_cast<std::uint8_t>(last_credit_written_.seq + 1);
     credit_out_if_->write(lanes);
     last_credit_written_ = lanes;
