@@ -34,7 +34,7 @@ Nic::Nic(sc_core::sc_module_name name, NodeId id, NicEnv env)
   eject_stalled_.assign(env_.vnet_priority.size(), 0);
   eject_waiting_.resize(env_.num_vcs);
   period_ps_ = env_.period.value();
-  host.register_b_transport(this, &Nic::b_transport);
+  host.bind(*this);
   SC_METHOD(tick);
   sensitive << clk.pos();
   dont_initialize();
@@ -86,6 +86,15 @@ void Nic::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   if (asleep_) domain_->wake(slot_);
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
+
+tlm::tlm_sync_enum Nic::nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase&, sc_core::sc_time&) {
+  gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);  // hosts post with b_transport only
+  return tlm::TLM_COMPLETED;
+}
+
+bool Nic::get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi&) { return false; }
+
+unsigned int Nic::transport_dbg(tlm::tlm_generic_payload&) { return 0; }
 
 bool Nic::idle() const {
   if (!posted_.empty() || queued_messages_ || data_stream_.busy() || control_queued_ || !in_link_.empty() ||

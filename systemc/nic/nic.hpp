@@ -21,7 +21,6 @@
 #include <queue>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 #include <unordered_map>
 #include <vector>
 
@@ -78,14 +77,19 @@ struct NicCounters {
   std::uint64_t retransmit_buffer_peak = 0;  // most unacknowledged packets held at once
 };
 
-class Nic final : public sc_core::sc_module, public NicApi, public TracedComponent, public Clocked {
+class Nic final : public sc_core::sc_module,
+                  public NicApi,
+                  public TracedComponent,
+                  public Clocked,
+                  private tlm::tlm_fw_transport_if<> {
  public:
   sc_core::sc_in<bool> clk{"clk"};
   sc_core::sc_out<Flit> flit_out{"flit_out"};
   sc_core::sc_in<CreditLanes> credit_in{"credit_in"};
   sc_core::sc_in<Flit> flit_in{"flit_in"};
   sc_core::sc_out<CreditLanes> credit_out{"credit_out"};
-  tlm_utils::simple_target_socket<Nic> host{"host"};
+  // Bound to the NIC itself (a blocking-only target: no conversion process, no events).
+  tlm::tlm_target_socket<> host{"host"};
 
   SC_HAS_PROCESS(Nic);
   Nic(sc_core::sc_module_name name, NodeId id, NicEnv env);
@@ -190,7 +194,11 @@ class Nic final : public sc_core::sc_module, public NicApi, public TracedCompone
   };
 
   void end_of_elaboration() override;
-  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  // tlm_fw_transport_if: b_transport posts a message; the other calls are not supported.
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) override;
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay) override;
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi) override;
+  unsigned int transport_dbg(tlm::tlm_generic_payload& gp) override;
   void tick();  // the NIC's own process
   void sleep();  // asleep in the domain until woken (idle_ only)
   bool idle() const;
