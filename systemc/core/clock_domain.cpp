@@ -37,9 +37,10 @@ sc_core::sc_time ClockDomain::period() {
 }
 
 void ClockDomain::tick() {
+  last_edge_ = sc_core::sc_time_stamp();
   // Members enlisted at this edge have evaluated themselves already.
   if (ready_ < members_.size()) {
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_core::sc_time& now = last_edge_;
     for (; ready_ < members_.size() && enlisted_at_[ready_] < now; ++ready_) processes_[ready_].kill();
   }
   Clocked* const* m = members_.data();

@@ -55,6 +55,8 @@ class ClockDomain final : public sc_core::sc_module {
   void wake(std::size_t slot) { awake_.insert(slot); }
   // The set of awake slots, for Channel::notify (a channel that wakes its receiver).
   ActiveSet& awake_set() { return awake_; }
+  // The time of the last edge the domain evaluated: a sleeping member's current cycle.
+  const sc_core::sc_time& last_edge() const { return last_edge_; }
   // The member a domain's process is evaluating now (as an sc_object: its module), or null when
   // no domain is evaluating one: what the running process's module would be without a domain
   // (core/watch.cpp names the component that reports a packet event by it).
@@ -69,6 +71,7 @@ class ClockDomain final : public sc_core::sc_module {
   std::vector<sc_core::sc_process_handle> processes_;  // the members' own (dormant) processes
   std::size_t ready_ = 0;  // members_[0, ready_) were enlisted before the current edge
   ActiveSet awake_;        // slots evaluated (members not sleeping); sized to whole words of slots
+  sc_core::sc_time last_edge_;
   sc_core::sc_event never_;
   sc_core::sc_time period_;  // of clk, known from the first edge on
   static inline const sc_core::sc_object* evaluating_ = nullptr;  // never notified: the event dormant member processes wait for

@@ -136,7 +136,10 @@ void Nic::evaluate() {
   } else {
     ++now_;
   }
-  if (idle_ && !flit_in_val_->fresh(flit_taken_) && !credit_in_val_->fresh(credit_taken_)) return;
+  if (idle_ && !flit_in_val_->fresh(flit_taken_) && !credit_in_val_->fresh(credit_taken_)) {
+    sleep();  // woken by a channel change that brought nothing new (a clear, with waveforms on)
+    return;
+  }
   if (!hooks_ && idle() && !flit_in_val_->fresh(flit_taken_) && !credit_in_val_->fresh(credit_taken_)) {
     idle_ = true;
     sleep();

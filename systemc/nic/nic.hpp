@@ -124,6 +124,8 @@ class Nic final : public sc_core::sc_module,
   void stall_ejection(std::uint8_t vnet, bool stalled) override;
 
   const NicCounters& counters() const { return counters_; }
+  // Skipped by its clock domain until an input channel changes or the host posts (evaluate()).
+  bool asleep() const { return asleep_; }
   // The mechanism's counters registered by this NIC's hooks (core/counters.hpp).
   CounterSet& mechanism_counters() { return cc_counters_; }
   // Messages queued at the source and not yet fully injected.
@@ -306,12 +308,13 @@ class Nic final : public sc_core::sc_module,
   bool idle_ = false;  // idle() at the end of the last evaluation, no hooks (tick's fast path)
   // Sleeping in the domain (core/clock_domain.hpp): while idle_ and both input channels unchanged
   // the domain skips the NIC (its evaluation would be the fast path); the channels and
-  // b_transport wake it. now_ is stale while asleep_: current() gives the cycle.
+  // b_transport wake it. now_ is stale while asleep_: current() gives the cycle (of the domain's
+  // last edge, which is what now_ would be: between two sc_start calls too).
   bool can_sleep_ = false;  // in a domain, both input channels wake it
   bool asleep_ = false;
   bool counting_ = false;   // now_ was read from the kernel's time (evaluate)
   std::size_t slot_ = 0;    // in domain_
-  Cycle current() const { return asleep_ ? sc_core::sc_time_stamp().value() / period_ps_ : now_; }
+  Cycle current() const { return asleep_ ? domain_->last_edge().value() / period_ps_ : now_; }
   // The input channels' current values (sc_signal keeps them at a fixed address).
   const Flit* flit_in_val_ = nullptr;
   const CreditLanes* credit_in_val_ = nullptr;
