@@ -32,12 +32,16 @@ void set(T& port, unsigned lsb, unsigned width, std::uint64_t value) {
   if constexpr (std::is_integral_v<T>) {
     const std::uint64_t mask = (width >= 64 ? ~0ull : ((1ull << width) - 1)) << lsb;
     port = static_cast<T>((static_cast<std::uint64_t>(port) & ~mask) | ((value << lsb) & mask));
-  } else {
-    for (unsigned b = 0; b < width; ++b) {
-      const unsigned pos = lsb + b;
-      const EData m = EData{1} << (pos % 32);
-      if ((value >> b) & 1u) port[pos / 32] |= m;
-      else port[pos / 32] &= ~m;
+  } else {  // at most three 32-bit words (width <= 64)
+    if (width < 64) value &= (1ull << width) - 1;
+    unsigned w = lsb / 32, off = lsb % 32, done = 0;
+    while (done < width) {
+      const unsigned n = std::min(32u - off, width - done);
+      const EData m = static_cast<EData>((n >= 32 ? ~0ull : ((1ull << n) - 1)) << off);
+      port[w] = (port[w] & ~m) | (static_cast<EData>((value >> done) << off) & m);
+      done += n;
+      off = 0;
+      ++w;
     }
   }
 }
@@ -48,9 +52,13 @@ std::uint64_t get(const T& port, unsigned lsb, unsigned width) {
     return width >= 64 ? v : v & ((1ull << width) - 1);
   } else {
     std::uint64_t v = 0;
-    for (unsigned b = 0; b < width; ++b) {
-      const unsigned pos = lsb + b;
-      v |= static_cast<std::uint64_t>((port[pos / 32] >> (pos % 32)) & 1u) << b;
+    unsigned w = lsb / 32, off = lsb % 32, done = 0;
+    while (done < width) {
+      const unsigned n = std::min(32u - off, width - done);
+      v |= (static_cast<std::uint64_t>(port[w] >> off) & (n >= 32 ? 0xffffffffull : ((1ull << n) - 1))) << done;
+      done += n;
+      off = 0;
+      ++w;
     }
     return v;
   }
@@ -63,33 +71,51 @@ void zero(T& port) {
 }
 }  // namespace bits
 
+// Whether a Verilated model has a clock (a combinational block, e.g. ccn_mvcm_marker, has none).
+template <class V, class = void>
+struct Clocked : std::false_type {};
+template <class V>
+struct Clocked<V, std::void_t<decltype(std::declval<V&>().clk_i)>> : std::true_type {};
+
 // One Verilated model, reset on construction (rst_ni low across a rising edge).
 template <class V>
 class Model {
  public:
   Model() {
-    m_.clk_i = 0;
-    m_.rst_ni = 1;
-    m_.eval();
-    m_.rst_ni = 0;
-    m_.eval();
-    edge();
-    m_.rst_ni = 1;
-    m_.eval();
+    if constexpr (Clocked<V>::value) {
+      m_.clk_i = 0;
+      m_.rst_ni = 1;
+      m_.eval();
+      m_.rst_ni = 0;
+      m_.eval();
+      edge();
+      m_.rst_ni = 1;
+    }
+    eval();
   }
   V* operator->() { return &m_; }
   const V* operator->() const { return &m_; }
-  void eval() { m_.eval(); }
-  // One rising edge with the inputs as they are, then the combinational outputs settle.
+  void eval() {
+    m_.eval();
+    low_seen_ = true;
+  }
+  // One rising edge with the inputs as they are; the combinational outputs settle in the same
+  // evaluation. clk_i goes back low without an evaluation of its own: the next eval() sees it
+  // low (an idle falling edge), and only an edge right after an edge needs one first, so that
+  // the model sees the clock rise again.
   void edge() {
-    m_.clk_i = 1;
-    m_.eval();
-    m_.clk_i = 0;
-    m_.eval();
+    if constexpr (Clocked<V>::value) {
+      if (!low_seen_) m_.eval();
+      m_.clk_i = 1;
+      m_.eval();
+      m_.clk_i = 0;
+      low_seen_ = false;
+    }
   }
 
  private:
   V m_;
+  bool low_seen_ = true;  // the model has evaluated clk_i low since the last edge
 };
 
 // The first difference between the RTL and the C++ core.
@@ -646,6 +672,133 @@ class RrArbiterRtl final : public blocks::RrArbiterImpl {
   Checker chk_;
   unsigned prio_w_;
   std::optional<blocks::RrArbiter> ref_;
+};
+
+// ccn_mvcm_marker (combinational, no state): each call drives one lane and evaluates. The other
+// lane is idle (its inputs are ignored). An occupancy beyond OccWidth bits is a model error (the
+// set was made for the larger buffer's capacity).
+template <class V>
+class MvcmMarkerRtl final : public blocks::MvcmMarkerImpl {
+ public:
+  MvcmMarkerRtl(const MvcmMarkerSetParams& p, const AdapterContext& c)
+      : chk_(c, "mvcm_marker"), where_(c.where), occ_max_(mask(occ_width(p.max_occupancy))) {
+    if (chk_.on()) ref_.emplace(p.core);
+  }
+  static unsigned occ_width(std::uint32_t max_occupancy) { return std::max(1u, clog2(max_occupancy + 1ull)); }
+  bool mark(bool valid, bool data, bool mb, std::uint32_t occupancy) override {
+    m_->out_valid_i = 0;
+    m_->in_valid_i = valid;
+    m_->in_data_i = data;
+    m_->in_mb_i = mb;
+    m_->in_occupancy_i = static_cast<std::remove_reference_t<decltype(m_->in_occupancy_i)>>(occ(occupancy));
+    m_.eval();
+    const bool r = m_->in_mark_o;
+    if (ref_) {
+      chk_.expect("in_mark_o", r, ref_->mark(valid, data, mb, occupancy));
+      chk_.expect("in_mb_o", m_->in_mb_o, ref_->mb_out(valid, data, mb, occupancy));
+    }
+    return r;
+  }
+  bool violation(bool valid, bool mb, bool vb) override {
+    out(valid, false, mb, vb, 0);
+    const bool r = m_->out_violation_o;
+    if (ref_) chk_.expect("out_violation_o", r, ref_->violation(valid, mb, vb));
+    return r;
+  }
+  bool validate(bool valid, bool data, bool mb, bool vb, std::uint32_t occupancy) override {
+    out(valid, data, mb, vb, occupancy);
+    const bool r = m_->out_validate_o;
+    if (ref_) {
+      chk_.expect("out_validate_o", r, ref_->validate(valid, data, mb, vb, occupancy));
+      chk_.expect("out_vb_o", m_->out_vb_o, ref_->vb_out(valid, data, mb, vb, occupancy));
+    }
+    return r;
+  }
+  bool out_above(std::uint32_t occupancy) override {
+    out(false, false, false, false, occupancy);
+    const bool r = m_->out_above_o;
+    if (ref_) chk_.expect("out_above_o", r, ref_->out_above(occupancy));
+    return r;
+  }
+
+ private:
+  static std::uint32_t mask(unsigned w) { return w >= 32 ? ~0u : (1u << w) - 1; }
+  std::uint32_t occ(std::uint32_t occupancy) const {
+    if (occupancy > occ_max_)
+      throw ModelError(where_ + ": an occupancy of " + std::to_string(occupancy) + " flits exceeds the MVCM marker's OccWidth (" +
+                       std::to_string(occ_max_) + " at most)");
+    return occupancy;
+  }
+  void out(bool valid, bool data, bool mb, bool vb, std::uint32_t occupancy) {
+    m_->in_valid_i = 0;
+    m_->out_valid_i = valid;
+    m_->out_data_i = data;
+    m_->out_mb_i = mb;
+    m_->out_vb_i = vb;
+    m_->out_occupancy_i = static_cast<std::remove_reference_t<decltype(m_->out_occupancy_i)>>(occ(occupancy));
+    m_.eval();
+  }
+
+  Model<V> m_;
+  Checker chk_;
+  std::string where_;
+  std::uint32_t occ_max_;
+  std::optional<blocks::MvcmMarker> ref_;
+};
+
+// ccn_saa_link_unit (NumLanes = 1): each apply() is one lane and one edge (the link unit is called
+// once per control packet crossing the link, in order: a chain of one-lane cycles gives the same
+// states as the core's lanes). A violating lane changes nothing; the adapter applies no edge for
+// it (the RTL's LaneLegal_A would stop the process) and keeps the sticky error itself, and the
+// violation's kind (for the message) is the core's: the adapter always runs the core beside the
+// RTL (control packets are rare), and compares their outputs in check mode.
+template <class V>
+class SaaLinkUnitRtl final : public blocks::SaaLinkUnitImpl {
+ public:
+  SaaLinkUnitRtl(const blocks::SaaLinkUnitParams& p, const AdapterContext& c) : chk_(c, "saa_link_unit"), where_(c.where), ref_(p) {}
+  blocks::SaaLinkResult apply(const blocks::SaaLinkLane& lane) override {
+    m_->start_i = lane.start;
+    m_->end_i = lane.end;
+    m_->probe_i = lane.probe;
+    m_->weight_i = lane.weight;
+    m_->wmax_i = lane.wmax;
+    m_.eval();
+    blocks::SaaLinkResult r;
+    r.wmax = m_->wmax_o;
+    const bool bad = m_->bad_o;
+    const blocks::SaaLinkResult c = ref_.apply(lane);
+    if (chk_.on()) {
+      chk_.expect("bad_o", bad, c.bad());
+      chk_.expect("wmax_o", static_cast<std::int64_t>(r.wmax), static_cast<std::int64_t>(c.wmax));
+    }
+    if (bad) {
+      if (!c.bad()) throw ModelError(where_ + ": the SAA link unit's RTL flags a lane (bad_o) that its C++ core accepts");
+      r.violation = c.violation;
+      error_ = true;
+    } else {
+      m_.edge();
+    }
+    m_->start_i = m_->end_i = m_->probe_i = 0;
+    weight_ = m_->weight_o;
+    flows_ = m_->flows_o;
+    if (chk_.on()) {
+      chk_.expect("weight_o", static_cast<std::int64_t>(weight_), static_cast<std::int64_t>(ref_.weight()));
+      chk_.expect("flows_o", flows_, ref_.flows());
+    }
+    return r;
+  }
+  const std::uint64_t& weight_ref() override { return weight_; }
+  const std::uint32_t& flows_ref() override { return flows_; }
+  bool error() override { return error_ || m_->error_o; }
+
+ private:
+  Model<V> m_;
+  Checker chk_;
+  std::string where_;
+  blocks::SaaLinkUnit ref_;
+  std::uint64_t weight_ = 0;
+  std::uint32_t flows_ = 0;
+  bool error_ = false;
 };
 
 }  // namespace ccnet::rtl_loop
