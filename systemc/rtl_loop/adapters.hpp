@@ -148,13 +148,22 @@ class CreditCounterRtl final : public blocks::CreditCounterImpl {
     if (ref_) chk_.expect("count_o", n, ref_->count());
     return n;
   }
+  // Without the check, the violation is read after the edge, from the sticky error_o rising (one
+  // evaluation per commit instead of two); with it, violation_o before the edge.
   bool commit(std::uint32_t give, bool take) override {
     m_->give_i = static_cast<std::remove_reference_t<decltype(m_->give_i)>>(give);
     m_->take_i = take;
-    m_.eval();
-    const bool ok = !m_->violation_o;
-    if (ref_) chk_.expect("violation_o", !ok, !ref_->commit(give, take));
-    m_.edge();
+    bool ok;
+    if (ref_) {
+      m_.eval();
+      ok = !m_->violation_o;
+      chk_.expect("violation_o", !ok, !ref_->commit(give, take));
+      m_.edge();
+    } else {
+      const bool error_before = m_->error_o;
+      m_.edge();
+      ok = error_before || !m_->error_o;
+    }
     if (ref_) chk_.expect("count_o", m_->count_o, ref_->count());
     return ok;
   }
@@ -206,13 +215,20 @@ class OutputArbiterRtl final : public blocks::OutputArbiterImpl {
       bits::set(m_->give_valid_i, k, 1, 1);
       bits::set(m_->give_vc_i, k * vc_w_, vc_w_, give_vc[k]);
     }
-    m_.eval();
-    if (granted >= 0 && !(m_->gnt_valid_o && static_cast<int>(m_->gnt_vc_o) == granted))
-      chk_.expect("gnt_vc_o (-1: gnt_valid_o low; a commit of a VC the RTL does not grant)",
-                  m_->gnt_valid_o ? static_cast<std::int64_t>(m_->gnt_vc_o) : -1, granted);
-    const bool ok = !m_->violation_o;
-    if (ref_) chk_.expect("violation_o", !ok, !ref_->commit(granted, granted_prio, give_vc, give_count));
-    m_.edge();
+    bool ok;
+    if (ref_) {  // the grant and violation_o before the edge
+      m_.eval();
+      if (granted >= 0 && !(m_->gnt_valid_o && static_cast<int>(m_->gnt_vc_o) == granted))
+        chk_.expect("gnt_vc_o (-1: gnt_valid_o low; a commit of a VC the RTL does not grant)",
+                    m_->gnt_valid_o ? static_cast<std::int64_t>(m_->gnt_vc_o) : -1, granted);
+      ok = !m_->violation_o;
+      chk_.expect("violation_o", !ok, !ref_->commit(granted, granted_prio, give_vc, give_count));
+      m_.edge();
+    } else {  // one evaluation: the violation from the sticky error_o rising at the edge
+      const bool error_before = m_->error_o;
+      m_.edge();
+      ok = error_before || !m_->error_o;
+    }
     bits::zero(m_->give_valid_i);
     if (ref_)
       for (std::uint32_t v = 0; v < p_.num_vc; ++v) credits(v);
@@ -372,14 +388,21 @@ class InjectionEngineRtl final : public blocks::InjectionEngineImpl {
     if (chk_.on()) ref_.emplace(p);
   }
   void set_nonempty(std::uint32_t q, bool nonempty) override {
-    bits::set(m_->nonempty_i, q, 1, nonempty);
+    if (bits::get(m_->nonempty_i, q, 1) != nonempty) {
+      bits::set(m_->nonempty_i, q, 1, nonempty);
+      settled_ = false;
+    }
     if (ref_) ref_->set_nonempty(q, nonempty);
   }
+  // The model is evaluated again only when its inputs or its state changed since the last pick.
   int pick(Cycle now, bool ready) override {
     catch_up(now);
-    m_->ready_i = ready;
-    bits::zero(m_->becn_valid_i);
-    m_.eval();
+    if (!settled_ || ready != m_->ready_i) {
+      m_->ready_i = ready;
+      bits::zero(m_->becn_valid_i);
+      m_.eval();
+      settled_ = true;
+    }
     const int g = m_->gnt_valid_o ? static_cast<int>(m_->gnt_idx_o) : -1;
     if (ref_) chk_.expect("gnt_idx_o (-1: gnt_valid_o low)", g, ref_->pick(now, ready));
     return g;
@@ -409,10 +432,13 @@ class InjectionEngineRtl final : public blocks::InjectionEngineImpl {
       bits::set(m_->becn_valid_i, static_cast<unsigned>(k), 1, 1);
       bits::set(m_->becn_queue_i, static_cast<unsigned>(k) * idx_w_, idx_w_, becn_queues[k]);
     }
-    m_.eval();
-    const int g = m_->gnt_valid_o ? static_cast<int>(m_->gnt_idx_o) : -1;
-    if (g != granted) chk_.expect("gnt_idx_o (-1: gnt_valid_o low; a commit of a queue the RTL does not grant)", g, granted);
+    if (ref_) {  // the RTL grants the committed queue alone (pick() chose it)
+      m_.eval();
+      const int g = m_->gnt_valid_o ? static_cast<int>(m_->gnt_idx_o) : -1;
+      if (g != granted) chk_.expect("gnt_idx_o (-1: gnt_valid_o low; a commit of a queue the RTL does not grant)", g, granted);
+    }
     m_.edge();
+    settled_ = false;
     m_->nonempty_i = nonempty;
     m_->ready_i = 0;
     bits::zero(m_->becn_valid_i);
@@ -450,6 +476,7 @@ class InjectionEngineRtl final : public blocks::InjectionEngineImpl {
     else if (n > settle_) n = settle_ + (n - settle_) % p_.timer_period;
     m_->ready_i = 0;
     bits::zero(m_->becn_valid_i);
+    if (n) settled_ = false;
     for (; n; --n) m_.edge();
     at_ = now;
   }
@@ -464,6 +491,7 @@ class InjectionEngineRtl final : public blocks::InjectionEngineImpl {
   std::uint64_t settle_;
   Cycle at_ = 0;     // the cycle whose edge the RTL sees next
   Cycle quiet_ = 0;  // every gap is 0 from this cycle on
+  bool settled_ = false;  // the outputs are those of the inputs and state as they are (no eval needed)
   std::optional<blocks::InjectionEngine> ref_;
 };
 
@@ -640,18 +668,24 @@ class RrArbiterRtl final : public blocks::RrArbiterImpl {
     m_.eval();
     const int g = m_->gnt_valid_o ? static_cast<int>(m_->gnt_idx_o) : -1;
     if (ref_) chk_.expect("gnt_idx_o (-1: gnt_valid_o low)", g, ref_->pick(reqs, n));
+    picked_ = g;
     return g;
   }
-  // The grant is used: the RTL sees the winner's request again, with ack_i, at one edge.
+  // The grant is used: one edge with ack_i. The commit of the grant pick() just evaluated keeps
+  // its requests (the RTL grants the same winner: the grant never depends on ack_i or last_i);
+  // any other commit drives the winner's request alone and checks that the RTL grants it.
   void commit(int granted, std::uint32_t prio, bool last) override {
     if (granted < 0) return;
-    bits::zero(m_->req_i);
-    drive(static_cast<std::uint32_t>(granted), prio);
     bits::set(m_->last_i, static_cast<unsigned>(granted), 1, last);
     m_->ack_i = 1;
-    m_.eval();
-    const int g = m_->gnt_valid_o ? static_cast<int>(m_->gnt_idx_o) : -1;
-    if (g != granted) chk_.expect("gnt_idx_o (-1: gnt_valid_o low; a commit of a requester the RTL does not grant)", g, granted);
+    if (granted != picked_) {
+      bits::zero(m_->req_i);
+      drive(static_cast<std::uint32_t>(granted), prio);
+      m_.eval();
+      const int g = m_->gnt_valid_o ? static_cast<int>(m_->gnt_idx_o) : -1;
+      if (g != granted) chk_.expect("gnt_idx_o (-1: gnt_valid_o low; a commit of a requester the RTL does not grant)", g, granted);
+    }
+    picked_ = -1;
     m_.edge();
     m_->ack_i = 0;
     bits::zero(m_->req_i);
@@ -671,6 +705,7 @@ class RrArbiterRtl final : public blocks::RrArbiterImpl {
   Model<V> m_;
   Checker chk_;
   unsigned prio_w_;
+  int picked_ = -1;  // the grant of the last pick() (its requests are still driven), -1: none
   std::optional<blocks::RrArbiter> ref_;
 };
 
