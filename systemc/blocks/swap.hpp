@@ -2,7 +2,7 @@
 //
 // The router, the NIC and the mechanisms' hooks hold their mirrored blocks through a slot
 // (CreditCounterSlot, OutputArbiterSlot, SwitchAllocatorSlot, RrArbiterSlot, EcnMarkerSlot,
-// InjectionEngineSlot, LhrpSchedulerSlot, MvcmMarkerSlot, SaaLinkUnitSlot): the same calls as the block's C++ core, answered by
+// InjectionEngineSlot, LhrpSchedulerSlot, MvcmMarkerSlot, MvcmFlowCtrlSlot, SaaLinkUnitSlot): the same calls as the block's C++ core, answered by
 // the core itself or, when the slot was given another implementation of the block, by that (the
 // Verilated RTL of the block, stepped inside the same cycle with the same inputs, possibly
 // checked against the core). A BlockSource hands out those implementations
@@ -24,6 +24,7 @@
 #include "blocks/ecn_marker.hpp"
 #include "blocks/injection_engine.hpp"
 #include "blocks/lhrp_scheduler.hpp"
+#include "blocks/mvcm_flow_ctrl.hpp"
 #include "blocks/mvcm_marker.hpp"
 #include "blocks/output_arbiter.hpp"
 #include "blocks/rr_arbiter.hpp"
@@ -108,6 +109,19 @@ class MvcmMarkerImpl {
   virtual bool out_above(std::uint32_t occupancy) = 0;
 };
 
+// The MVCM flow controller keeps time (the waiting slots): an implementation sees the cycle of
+// every call and accounts for the cycles between calls itself. commit(now, e) is the edge ending
+// cycle `now`; eligible() reads the state at the start of cycle `now`.
+class MvcmFlowCtrlImpl {
+ public:
+  virtual ~MvcmFlowCtrlImpl() = default;
+  virtual bool eligible(std::uint32_t f, Cycle now) = 0;
+  virtual bool commit(Cycle now, const MvcmFlowCtrl::Events& e) = 0;
+  virtual std::uint32_t window(std::uint32_t f) = 0;
+  virtual std::uint32_t outstanding(std::uint32_t f) = 0;
+  virtual std::uint32_t ws_increases(std::uint32_t f) = 0;
+};
+
 // The SAA link unit: each apply() is one lane of a cycle, in order (one edge each: the next lane
 // sees its update). weight_ref()/flows_ref(): the state for waveforms.
 class SaaLinkUnitImpl {
@@ -138,6 +152,7 @@ class BlockSource {
   // `max_occupancy`: the largest occupancy either lane is shown (the larger buffer's capacity).
   virtual std::unique_ptr<MvcmMarkerImpl> mvcm_marker(const MvcmMarkerParams&, std::uint32_t max_occupancy,
                                                       const std::string& where) const = 0;
+  virtual std::unique_ptr<MvcmFlowCtrlImpl> mvcm_flow_ctrl(const MvcmFlowCtrlParams&, const std::string& where) const = 0;
   virtual std::unique_ptr<SaaLinkUnitImpl> saa_link_unit(const SaaLinkUnitParams&, const std::string& where) const = 0;
 };
 
@@ -289,6 +304,29 @@ class MvcmMarkerSlot {
  private:
   MvcmMarker core_;
   std::unique_ptr<MvcmMarkerImpl> alt_;
+};
+
+class MvcmFlowCtrlSlot {
+ public:
+  MvcmFlowCtrlSlot(const MvcmFlowCtrlParams& p, const BlockSource* src, const std::string& where)
+      : core_(p), alt_(src ? src->mvcm_flow_ctrl(p, where) : nullptr) {}
+  bool eligible(std::uint32_t f, Cycle now) const { return alt_ ? alt_->eligible(f, now) : core_.eligible(f, now); }
+  bool commit(Cycle now, const MvcmFlowCtrl::Events& e) { return alt_ ? alt_->commit(now, e) : core_.commit(now, e); }
+  std::uint32_t window(std::uint32_t f) const { return alt_ ? alt_->window(f) : core_.window(f); }
+  std::uint32_t outstanding(std::uint32_t f) const { return alt_ ? alt_->outstanding(f) : core_.outstanding(f); }
+  // number_WS from the times it grew (MvcmFlowCtrl::waiting_slots: WsFactor^(incs - 1), 0 for none).
+  std::uint64_t waiting_slots(std::uint32_t f) const {
+    if (!alt_) return core_.waiting_slots(f);
+    const std::uint32_t incs = alt_->ws_increases(f);
+    std::uint64_t ws = incs > 0 ? 1 : 0;
+    for (std::uint32_t e = 1; e < incs; ++e) ws *= core_.params().ws_factor;
+    return ws;
+  }
+  const MvcmFlowCtrlParams& params() const { return core_.params(); }
+
+ private:
+  MvcmFlowCtrl core_;
+  std::unique_ptr<MvcmFlowCtrlImpl> alt_;
 };
 
 class SaaLinkUnitSlot {

@@ -836,4 +836,110 @@ class SaaLinkUnitRtl final : public blocks::SaaLinkUnitImpl {
   bool error_ = false;
 };
 
+// ccn_mvcm_flow_ctrl (NumRestart = kMvcmRestartLanes). The RTL keeps each flow's remaining wait as
+// a down-counter, so it must see an edge for every cycle: the NIC calls the block in the cycles it
+// evaluates, so before each call the adapter applies the idle edges of the cycles in between (no
+// start, ACK or restart: what those cycles were), and none after the cycle where the longest wait
+// armed so far runs out (from then on an idle edge changes nothing). eligible() reads eligible_o
+// of the state at the start of cycle `now` (registered state: no evaluation).
+template <class V>
+class MvcmFlowCtrlRtl final : public blocks::MvcmFlowCtrlImpl {
+ public:
+  MvcmFlowCtrlRtl(const blocks::MvcmFlowCtrlParams& p, const AdapterContext& c)
+      : p_(p),
+        chk_(c, "mvcm_flow_ctrl"),
+        where_(c.where),
+        idx_w_(idx_width(p.num_flows)),
+        dw_w_(clog2(p.dw_max + 1ull)),
+        inc_w_(clog2(p.ws_increases + 1ull)),
+        wait_w_(wait_width(p)) {
+    if (chk_.on()) ref_.emplace(p);
+  }
+  bool eligible(std::uint32_t f, Cycle now) override {
+    catch_up(now);
+    const bool e = bits::get(m_->eligible_o, f, 1);
+    if (ref_) chk_.expect("eligible_o", e, ref_->eligible(f, now));
+    return e;
+  }
+  bool commit(Cycle now, const blocks::MvcmFlowCtrl::Events& e) override {
+    catch_up(now);
+    if (e.num_restarts > kMvcmRestartLanes)
+      throw ModelError(where_ + ": " + std::to_string(e.num_restarts) + " flow restarts in one cycle; the MVCM flow controller's RTL in the loop has " +
+                       std::to_string(kMvcmRestartLanes) + " restart lane(s) (NumRestart)");
+    m_->start_valid_i = e.sent >= 0;
+    bits::set(m_->start_flow_i, 0, idx_w_, e.sent >= 0 ? flow(static_cast<std::uint32_t>(e.sent)) : 0);
+    m_->ack_valid_i = e.ack.valid;
+    bits::set(m_->ack_flow_i, 0, idx_w_, e.ack.valid ? flow(e.ack.flow) : 0);
+    bits::set(m_->ack_kind_i, 0, 2, static_cast<std::uint8_t>(e.ack.kind));
+    bits::zero(m_->restart_valid_i);
+    for (std::size_t k = 0; k < e.num_restarts; ++k) {
+      bits::set(m_->restart_valid_i, static_cast<unsigned>(k), 1, 1);
+      bits::set(m_->restart_flow_i, static_cast<unsigned>(k) * idx_w_, idx_w_, flow(e.restarts[k]));
+    }
+    bool ok;
+    if (ref_) {
+      m_.eval();
+      ok = !m_->violation_o;
+      chk_.expect("violation_o", !ok, !ref_->commit(now, e));
+      m_.edge();
+    } else {  // the violation from the sticky error_o rising at the edge
+      const bool error_before = m_->error_o;
+      m_.edge();
+      ok = error_before || !m_->error_o;
+    }
+    m_->start_valid_i = m_->ack_valid_i = 0;
+    bits::zero(m_->restart_valid_i);
+    at_ = now + 1;
+    for (std::uint32_t f = 0; f < p_.num_flows; ++f) {
+      const std::uint64_t w = bits::get(m_->wait_o, f * wait_w_, wait_w_);
+      quiet_ = std::max<Cycle>(quiet_, at_ + w);
+      if (ref_) {
+        chk_.expect("dw_o", window(f), ref_->window(f));
+        chk_.expect("outstanding_o", outstanding(f), ref_->outstanding(f));
+        chk_.expect("incs_o", ws_increases(f), ref_->ws_increases(f));
+        const Cycle nb = ref_->not_before(f);
+        chk_.expect("wait_o", static_cast<std::int64_t>(w), static_cast<std::int64_t>(nb > at_ ? nb - at_ : 0));
+      }
+    }
+    return ok;
+  }
+  std::uint32_t window(std::uint32_t f) override { return static_cast<std::uint32_t>(bits::get(m_->dw_o, f * dw_w_, dw_w_)); }
+  std::uint32_t outstanding(std::uint32_t f) override {
+    return static_cast<std::uint32_t>(bits::get(m_->outstanding_o, f * dw_w_, dw_w_));
+  }
+  std::uint32_t ws_increases(std::uint32_t f) override {
+    return static_cast<std::uint32_t>(bits::get(m_->incs_o, f * inc_w_, inc_w_));
+  }
+
+ private:
+  // WaitW of the RTL: $clog2 of RttMin * WsFactor^(WsIncreases - 1), at least 1.
+  static unsigned wait_width(const blocks::MvcmFlowCtrlParams& p) {
+    std::uint64_t w = p.rtt_min;
+    for (std::uint32_t e = 1; e < p.ws_increases; ++e) w *= p.ws_factor;
+    return w > 1 ? clog2(w) : 1u;
+  }
+  // A flow number IdxW bits hold and the core knows (else the two views could not agree).
+  std::uint32_t flow(std::uint32_t f) const {
+    if (f >= p_.num_flows)
+      throw ModelError(where_ + ": flow " + std::to_string(f) + " is beyond the MVCM flow controller's " + std::to_string(p_.num_flows) + " flows");
+    return f;
+  }
+  // The idle edges of cycles at_ .. now - 1, none after every wait ran out.
+  void catch_up(Cycle now) {
+    if (now <= at_) return;
+    std::uint64_t n = std::min<std::uint64_t>(now - at_, quiet_ > at_ ? quiet_ - at_ : 0);
+    for (; n; --n) m_.edge();
+    at_ = now;
+  }
+
+  blocks::MvcmFlowCtrlParams p_;
+  Model<V> m_;
+  Checker chk_;
+  std::string where_;
+  unsigned idx_w_, dw_w_, inc_w_, wait_w_;
+  Cycle at_ = 0;     // the cycle whose edge the RTL sees next
+  Cycle quiet_ = 0;  // every wait is 0 from this cycle on
+  std::optional<blocks::MvcmFlowCtrl> ref_;
+};
+
 }  // namespace ccnet::rtl_loop

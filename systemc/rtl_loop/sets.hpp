@@ -64,6 +64,10 @@ struct MvcmMarkerSetParams {
   std::uint32_t max_occupancy;
 };
 const std::vector<LoopSet<MvcmMarkerSetParams, blocks::MvcmMarkerImpl>>& mvcm_marker_sets();
+// The MVCM flow controller in the loop takes one restart per cycle (NumRestart = 1: a NIC starts at
+// most one message per cycle).
+constexpr unsigned kMvcmRestartLanes = 1;
+const std::vector<LoopSet<blocks::MvcmFlowCtrlParams, blocks::MvcmFlowCtrlImpl>>& mvcm_flow_ctrl_sets();
 const std::vector<LoopSet<blocks::SaaLinkUnitParams, blocks::SaaLinkUnitImpl>>& saa_link_unit_sets();
 
 }  // namespace ccnet::rtl_loop

@@ -16,9 +16,9 @@ namespace {
 // Blocks that can be swapped, in the order of `--rtl all`.
 const std::vector<std::string> kLoopBlocks = {"credit_counter",   "output_arbiter", "switch_allocator", "rr_arbiter",
                                               "ecn_marker",       "injection_engine", "lhrp_scheduler", "mvcm_marker",
-                                              "saa_link_unit"};
+                                              "mvcm_flow_ctrl",   "saa_link_unit"};
 // Mirrored blocks with RTL that the loop cannot swap yet (docs/rtl-verification.md).
-const std::vector<std::string> kNotYet = {"crp_table", "credit_arbiter", "mvcm_flow_ctrl"};
+const std::vector<std::string> kNotYet = {"crp_table", "credit_arbiter"};
 
 std::vector<std::string> split(const std::string& spec) {
   std::vector<std::string> out;
@@ -66,6 +66,11 @@ std::string key(const LhrpSchedulerSetParams& p) {
 std::string key(const MvcmMarkerSetParams& p) {
   return "OccWidth=" + std::to_string(std::max(1u, clog2(p.max_occupancy + 1ull))) +
          " InThreshold=" + std::to_string(p.core.in_threshold) + " OutThreshold=" + std::to_string(p.core.out_threshold);
+}
+std::string key(const blocks::MvcmFlowCtrlParams& p) {
+  return "NumFlows=" + std::to_string(p.num_flows) + " DwMax=" + std::to_string(p.dw_max) + " WsFactor=" +
+         std::to_string(p.ws_factor) + " WsIncreases=" + std::to_string(p.ws_increases) + " RttMin=" +
+         std::to_string(p.rtt_min) + " NumRestart=" + std::to_string(kMvcmRestartLanes);
 }
 std::string key(const blocks::SaaLinkUnitParams& p) {
   return "NumLanes=1 WeightW=" + std::to_string(p.weight_width) + " CountW=" + std::to_string(p.count_width);
@@ -156,6 +161,10 @@ std::unique_ptr<blocks::MvcmMarkerImpl> RtlSource::mvcm_marker(const blocks::Mvc
                                                                const std::string& where) const {
   return find(mvcm_marker_sets(), "mvcm_marker", MvcmMarkerSetParams{p, max_occupancy}, where);
 }
+std::unique_ptr<blocks::MvcmFlowCtrlImpl> RtlSource::mvcm_flow_ctrl(const blocks::MvcmFlowCtrlParams& p,
+                                                                   const std::string& where) const {
+  return find(mvcm_flow_ctrl_sets(), "mvcm_flow_ctrl", p, where);
+}
 std::unique_ptr<blocks::SaaLinkUnitImpl> RtlSource::saa_link_unit(const blocks::SaaLinkUnitParams& p,
                                                                  const std::string& where) const {
   return find(saa_link_unit_sets(), "saa_link_unit", p, where);
@@ -211,7 +220,7 @@ std::string check_mutant(const std::string& mutant) {
     return false;
   };
   if (scan(credit_counter_sets()) || scan(output_arbiter_sets()) || scan(switch_allocator_sets()) || scan(rr_arbiter_sets()) ||
-      scan(ecn_marker_sets()) || scan(injection_engine_sets()) || scan(lhrp_scheduler_sets()) || scan(mvcm_marker_sets()) ||
+      scan(ecn_marker_sets()) || scan(injection_engine_sets()) || scan(lhrp_scheduler_sets()) || scan(mvcm_marker_sets()) || scan(mvcm_flow_ctrl_sets()) ||
       scan(saa_link_unit_sets()))
     return "";
   return "unknown RTL mutant '" + mutant + "' (built: " + (names.empty() ? "none" : names) + ")";

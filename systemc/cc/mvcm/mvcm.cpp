@@ -450,8 +450,8 @@ class SourcePolicy : public InjectionPolicy {
 // FIFO for the next edge, as in front of the RTL's single ACK lane (counted: acks_deferred).
 class WindowSource : public SourcePolicy {
  public:
-  WindowSource(const blocks::MvcmFlowCtrlParams& fp, bool reset_on_empty, CounterSet& c)
-      : ctrl_(fp),
+  WindowSource(const blocks::MvcmFlowCtrlParams& fp, bool reset_on_empty, CounterSet& c, const NicApi& nic)
+      : ctrl_(fp, nic.block_source(), std::string(nic.component_name()) + " mvcm flow controller"),
         sched_(fp.num_flows),
         reset_on_empty_(reset_on_empty),
         restarts_(c.counter("flow_restarts")),
@@ -544,7 +544,7 @@ class WindowSource : public SourcePolicy {
     total_outstanding_ -= was_outstanding;
     active_ += static_cast<std::uint64_t>(outstanding_[f] > 0) - static_cast<std::uint64_t>(was_outstanding > 0);
   }
-  blocks::MvcmFlowCtrl ctrl_;
+  blocks::MvcmFlowCtrlSlot ctrl_;
   FlowScheduler sched_;
   bool reset_on_empty_;
   std::uint64_t &restarts_, &ws_started_, &outstanding_peak_, &ws_peak_, &flow_cycles_, &active_cycles_, &deferred_;
@@ -740,7 +740,7 @@ class Mvcm : public Mechanism {
       case Source::Window:
         source = std::make_unique<WindowSource>(
             blocks::MvcmFlowCtrlParams{nic.num_nodes(), dw_max_, ws_factor_, ws_increases_, rtt_min_}, p_.reset_on_empty,
-            counters);
+            counters, nic);
         break;
       case Source::Cct:
         source = std::make_unique<CctSource>(nic, ipd_unit_, p_.ccti_increase, p_.ccti_limit, timer_);
