@@ -2,7 +2,7 @@
 //
 // The router, the NIC and the mechanisms' hooks hold their mirrored blocks through a slot
 // (CreditCounterSlot, OutputArbiterSlot, SwitchAllocatorSlot, RrArbiterSlot, EcnMarkerSlot,
-// InjectionEngineSlot, LhrpSchedulerSlot): the same calls as the block's C++ core, answered by
+// InjectionEngineSlot, LhrpSchedulerSlot, MvcmMarkerSlot, MvcmFlowCtrlSlot, SaaLinkUnitSlot): the same calls as the block's C++ core, answered by
 // the core itself or, when the slot was given another implementation of the block, by that (the
 // Verilated RTL of the block, stepped inside the same cycle with the same inputs, possibly
 // checked against the core). A BlockSource hands out those implementations
@@ -24,8 +24,11 @@
 #include "blocks/ecn_marker.hpp"
 #include "blocks/injection_engine.hpp"
 #include "blocks/lhrp_scheduler.hpp"
+#include "blocks/mvcm_flow_ctrl.hpp"
+#include "blocks/mvcm_marker.hpp"
 #include "blocks/output_arbiter.hpp"
 #include "blocks/rr_arbiter.hpp"
+#include "blocks/saa_link_unit.hpp"
 #include "blocks/switch_allocator.hpp"
 
 namespace ccnet::blocks {
@@ -96,6 +99,40 @@ class LhrpSchedulerImpl {
   virtual bool error() = 0;
 };
 
+// The MVCM marker (combinational, no state): each call evaluates one lane.
+class MvcmMarkerImpl {
+ public:
+  virtual ~MvcmMarkerImpl() = default;
+  virtual bool mark(bool valid, bool data, bool mb, std::uint32_t occupancy) = 0;
+  virtual bool violation(bool valid, bool mb, bool vb) = 0;
+  virtual bool validate(bool valid, bool data, bool mb, bool vb, std::uint32_t occupancy) = 0;
+  virtual bool out_above(std::uint32_t occupancy) = 0;
+};
+
+// The MVCM flow controller keeps time (the waiting slots): an implementation sees the cycle of
+// every call and accounts for the cycles between calls itself. commit(now, e) is the edge ending
+// cycle `now`; eligible() reads the state at the start of cycle `now`.
+class MvcmFlowCtrlImpl {
+ public:
+  virtual ~MvcmFlowCtrlImpl() = default;
+  virtual bool eligible(std::uint32_t f, Cycle now) = 0;
+  virtual bool commit(Cycle now, const MvcmFlowCtrl::Events& e) = 0;
+  virtual std::uint32_t window(std::uint32_t f) = 0;
+  virtual std::uint32_t outstanding(std::uint32_t f) = 0;
+  virtual std::uint32_t ws_increases(std::uint32_t f) = 0;
+};
+
+// The SAA link unit: each apply() is one lane of a cycle, in order (one edge each: the next lane
+// sees its update). weight_ref()/flows_ref(): the state for waveforms.
+class SaaLinkUnitImpl {
+ public:
+  virtual ~SaaLinkUnitImpl() = default;
+  virtual SaaLinkResult apply(const SaaLinkLane& lane) = 0;
+  virtual const std::uint64_t& weight_ref() = 0;
+  virtual const std::uint32_t& flows_ref() = 0;
+  virtual bool error() = 0;
+};
+
 // Hands out the implementations of the blocks a run swaps. `where` names the instance for
 // messages (e.g. "net.router_3 output 2 vc 1"). Null: the slot runs the C++ core.
 class BlockSource {
@@ -112,6 +149,11 @@ class BlockSource {
   // `lanes`: the most arrivals in one cycle (the router's input ports).
   virtual std::unique_ptr<LhrpSchedulerImpl> lhrp_scheduler(const LhrpSchedulerParams&, std::uint32_t lanes,
                                                             const std::string& where) const = 0;
+  // `max_occupancy`: the largest occupancy either lane is shown (the larger buffer's capacity).
+  virtual std::unique_ptr<MvcmMarkerImpl> mvcm_marker(const MvcmMarkerParams&, std::uint32_t max_occupancy,
+                                                      const std::string& where) const = 0;
+  virtual std::unique_ptr<MvcmFlowCtrlImpl> mvcm_flow_ctrl(const MvcmFlowCtrlParams&, const std::string& where) const = 0;
+  virtual std::unique_ptr<SaaLinkUnitImpl> saa_link_unit(const SaaLinkUnitParams&, const std::string& where) const = 0;
 };
 
 class CreditCounterSlot {
@@ -243,6 +285,68 @@ class LhrpSchedulerSlot {
  private:
   LhrpScheduler core_;
   std::unique_ptr<LhrpSchedulerImpl> alt_;
+};
+
+class MvcmMarkerSlot {
+ public:
+  MvcmMarkerSlot(const MvcmMarkerParams& p, std::uint32_t max_occupancy, const BlockSource* src, const std::string& where)
+      : core_(p), alt_(src ? src->mvcm_marker(p, max_occupancy, where) : nullptr) {}
+  bool mark(bool valid, bool data, bool mb, std::uint32_t occupancy) const {
+    return alt_ ? alt_->mark(valid, data, mb, occupancy) : core_.mark(valid, data, mb, occupancy);
+  }
+  bool violation(bool valid, bool mb, bool vb) const { return alt_ ? alt_->violation(valid, mb, vb) : core_.violation(valid, mb, vb); }
+  bool validate(bool valid, bool data, bool mb, bool vb, std::uint32_t occupancy) const {
+    return alt_ ? alt_->validate(valid, data, mb, vb, occupancy) : core_.validate(valid, data, mb, vb, occupancy);
+  }
+  bool out_above(std::uint32_t occupancy) const { return alt_ ? alt_->out_above(occupancy) : core_.out_above(occupancy); }
+  const MvcmMarkerParams& params() const { return core_.params(); }
+
+ private:
+  MvcmMarker core_;
+  std::unique_ptr<MvcmMarkerImpl> alt_;
+};
+
+class MvcmFlowCtrlSlot {
+ public:
+  MvcmFlowCtrlSlot(const MvcmFlowCtrlParams& p, const BlockSource* src, const std::string& where)
+      : core_(p), alt_(src ? src->mvcm_flow_ctrl(p, where) : nullptr) {}
+  bool eligible(std::uint32_t f, Cycle now) const { return alt_ ? alt_->eligible(f, now) : core_.eligible(f, now); }
+  bool commit(Cycle now, const MvcmFlowCtrl::Events& e) { return alt_ ? alt_->commit(now, e) : core_.commit(now, e); }
+  std::uint32_t window(std::uint32_t f) const { return alt_ ? alt_->window(f) : core_.window(f); }
+  std::uint32_t outstanding(std::uint32_t f) const { return alt_ ? alt_->outstanding(f) : core_.outstanding(f); }
+  // number_WS from the times it grew (MvcmFlowCtrl::waiting_slots: WsFactor^(incs - 1), 0 for none).
+  std::uint64_t waiting_slots(std::uint32_t f) const {
+    if (!alt_) return core_.waiting_slots(f);
+    const std::uint32_t incs = alt_->ws_increases(f);
+    std::uint64_t ws = incs > 0 ? 1 : 0;
+    for (std::uint32_t e = 1; e < incs; ++e) ws *= core_.params().ws_factor;
+    return ws;
+  }
+  const MvcmFlowCtrlParams& params() const { return core_.params(); }
+
+ private:
+  MvcmFlowCtrl core_;
+  std::unique_ptr<MvcmFlowCtrlImpl> alt_;
+};
+
+class SaaLinkUnitSlot {
+ public:
+  SaaLinkUnitSlot(const SaaLinkUnitParams& p, const BlockSource* src, const std::string& where)
+      : core_(p), alt_(src ? src->saa_link_unit(p, where) : nullptr) {}
+  SaaLinkResult apply(const SaaLinkLane& lane) { return alt_ ? alt_->apply(lane) : core_.apply(lane); }
+  SaaLinkResult start(std::uint64_t weight, std::uint64_t wmax) { return apply({true, false, false, weight, wmax}); }
+  SaaLinkResult end(std::uint64_t weight) { return apply({false, true, false, weight, 0}); }
+  SaaLinkResult probe(std::uint64_t wmax) { return apply({false, false, true, 0, wmax}); }
+  const std::uint64_t& weight_ref() const { return alt_ ? alt_->weight_ref() : core_.weight_ref(); }
+  const std::uint32_t& flows_ref() const { return alt_ ? alt_->flows_ref() : core_.flows_ref(); }
+  std::uint64_t weight() const { return weight_ref(); }
+  std::uint32_t flows() const { return flows_ref(); }
+  bool error() const { return alt_ ? alt_->error() : core_.error(); }
+  const SaaLinkUnitParams& params() const { return core_.params(); }
+
+ private:
+  SaaLinkUnit core_;
+  std::unique_ptr<SaaLinkUnitImpl> alt_;
 };
 
 }  // namespace ccnet::blocks

@@ -32,12 +32,16 @@ void set(T& port, unsigned lsb, unsigned width, std::uint64_t value) {
   if constexpr (std::is_integral_v<T>) {
     const std::uint64_t mask = (width >= 64 ? ~0ull : ((1ull << width) - 1)) << lsb;
     port = static_cast<T>((static_cast<std::uint64_t>(port) & ~mask) | ((value << lsb) & mask));
-  } else {
-    for (unsigned b = 0; b < width; ++b) {
-      const unsigned pos = lsb + b;
-      const EData m = EData{1} << (pos % 32);
-      if ((value >> b) & 1u) port[pos / 32] |= m;
-      else port[pos / 32] &= ~m;
+  } else {  // at most three 32-bit words (width <= 64)
+    if (width < 64) value &= (1ull << width) - 1;
+    unsigned w = lsb / 32, off = lsb % 32, done = 0;
+    while (done < width) {
+      const unsigned n = std::min(32u - off, width - done);
+      const EData m = static_cast<EData>((n >= 32 ? ~0ull : ((1ull << n) - 1)) << off);
+      port[w] = (port[w] & ~m) | (static_cast<EData>((value >> done) << off) & m);
+      done += n;
+      off = 0;
+      ++w;
     }
   }
 }
@@ -48,9 +52,13 @@ std::uint64_t get(const T& port, unsigned lsb, unsigned width) {
     return width >= 64 ? v : v & ((1ull << width) - 1);
   } else {
     std::uint64_t v = 0;
-    for (unsigned b = 0; b < width; ++b) {
-      const unsigned pos = lsb + b;
-      v |= static_cast<std::uint64_t>((port[pos / 32] >> (pos % 32)) & 1u) << b;
+    unsigned w = lsb / 32, off = lsb % 32, done = 0;
+    while (done < width) {
+      const unsigned n = std::min(32u - off, width - done);
+      v |= (static_cast<std::uint64_t>(port[w] >> off) & (n >= 32 ? 0xffffffffull : ((1ull << n) - 1))) << done;
+      done += n;
+      off = 0;
+      ++w;
     }
     return v;
   }
@@ -63,33 +71,51 @@ void zero(T& port) {
 }
 }  // namespace bits
 
+// Whether a Verilated model has a clock (a combinational block, e.g. ccn_mvcm_marker, has none).
+template <class V, class = void>
+struct Clocked : std::false_type {};
+template <class V>
+struct Clocked<V, std::void_t<decltype(std::declval<V&>().clk_i)>> : std::true_type {};
+
 // One Verilated model, reset on construction (rst_ni low across a rising edge).
 template <class V>
 class Model {
  public:
   Model() {
-    m_.clk_i = 0;
-    m_.rst_ni = 1;
-    m_.eval();
-    m_.rst_ni = 0;
-    m_.eval();
-    edge();
-    m_.rst_ni = 1;
-    m_.eval();
+    if constexpr (Clocked<V>::value) {
+      m_.clk_i = 0;
+      m_.rst_ni = 1;
+      m_.eval();
+      m_.rst_ni = 0;
+      m_.eval();
+      edge();
+      m_.rst_ni = 1;
+    }
+    eval();
   }
   V* operator->() { return &m_; }
   const V* operator->() const { return &m_; }
-  void eval() { m_.eval(); }
-  // One rising edge with the inputs as they are, then the combinational outputs settle.
+  void eval() {
+    m_.eval();
+    low_seen_ = true;
+  }
+  // One rising edge with the inputs as they are; the combinational outputs settle in the same
+  // evaluation. clk_i goes back low without an evaluation of its own: the next eval() sees it
+  // low (an idle falling edge), and only an edge right after an edge needs one first, so that
+  // the model sees the clock rise again.
   void edge() {
-    m_.clk_i = 1;
-    m_.eval();
-    m_.clk_i = 0;
-    m_.eval();
+    if constexpr (Clocked<V>::value) {
+      if (!low_seen_) m_.eval();
+      m_.clk_i = 1;
+      m_.eval();
+      m_.clk_i = 0;
+      low_seen_ = false;
+    }
   }
 
  private:
   V m_;
+  bool low_seen_ = true;  // the model has evaluated clk_i low since the last edge
 };
 
 // The first difference between the RTL and the C++ core.
@@ -122,13 +148,22 @@ class CreditCounterRtl final : public blocks::CreditCounterImpl {
     if (ref_) chk_.expect("count_o", n, ref_->count());
     return n;
   }
+  // Without the check, the violation is read after the edge, from the sticky error_o rising (one
+  // evaluation per commit instead of two); with it, violation_o before the edge.
   bool commit(std::uint32_t give, bool take) override {
     m_->give_i = static_cast<std::remove_reference_t<decltype(m_->give_i)>>(give);
     m_->take_i = take;
-    m_.eval();
-    const bool ok = !m_->violation_o;
-    if (ref_) chk_.expect("violation_o", !ok, !ref_->commit(give, take));
-    m_.edge();
+    bool ok;
+    if (ref_) {
+      m_.eval();
+      ok = !m_->violation_o;
+      chk_.expect("violation_o", !ok, !ref_->commit(give, take));
+      m_.edge();
+    } else {
+      const bool error_before = m_->error_o;
+      m_.edge();
+      ok = error_before || !m_->error_o;
+    }
     if (ref_) chk_.expect("count_o", m_->count_o, ref_->count());
     return ok;
   }
@@ -180,13 +215,20 @@ class OutputArbiterRtl final : public blocks::OutputArbiterImpl {
       bits::set(m_->give_valid_i, k, 1, 1);
       bits::set(m_->give_vc_i, k * vc_w_, vc_w_, give_vc[k]);
     }
-    m_.eval();
-    if (granted >= 0 && !(m_->gnt_valid_o && static_cast<int>(m_->gnt_vc_o) == granted))
-      chk_.expect("gnt_vc_o (-1: gnt_valid_o low; a commit of a VC the RTL does not grant)",
-                  m_->gnt_valid_o ? static_cast<std::int64_t>(m_->gnt_vc_o) : -1, granted);
-    const bool ok = !m_->violation_o;
-    if (ref_) chk_.expect("violation_o", !ok, !ref_->commit(granted, granted_prio, give_vc, give_count));
-    m_.edge();
+    bool ok;
+    if (ref_) {  // the grant and violation_o before the edge
+      m_.eval();
+      if (granted >= 0 && !(m_->gnt_valid_o && static_cast<int>(m_->gnt_vc_o) == granted))
+        chk_.expect("gnt_vc_o (-1: gnt_valid_o low; a commit of a VC the RTL does not grant)",
+                    m_->gnt_valid_o ? static_cast<std::int64_t>(m_->gnt_vc_o) : -1, granted);
+      ok = !m_->violation_o;
+      chk_.expect("violation_o", !ok, !ref_->commit(granted, granted_prio, give_vc, give_count));
+      m_.edge();
+    } else {  // one evaluation: the violation from the sticky error_o rising at the edge
+      const bool error_before = m_->error_o;
+      m_.edge();
+      ok = error_before || !m_->error_o;
+    }
     bits::zero(m_->give_valid_i);
     if (ref_)
       for (std::uint32_t v = 0; v < p_.num_vc; ++v) credits(v);
@@ -346,14 +388,21 @@ class InjectionEngineRtl final : public blocks::InjectionEngineImpl {
     if (chk_.on()) ref_.emplace(p);
   }
   void set_nonempty(std::uint32_t q, bool nonempty) override {
-    bits::set(m_->nonempty_i, q, 1, nonempty);
+    if (bits::get(m_->nonempty_i, q, 1) != nonempty) {
+      bits::set(m_->nonempty_i, q, 1, nonempty);
+      settled_ = false;
+    }
     if (ref_) ref_->set_nonempty(q, nonempty);
   }
+  // The model is evaluated again only when its inputs or its state changed since the last pick.
   int pick(Cycle now, bool ready) override {
     catch_up(now);
-    m_->ready_i = ready;
-    bits::zero(m_->becn_valid_i);
-    m_.eval();
+    if (!settled_ || ready != m_->ready_i) {
+      m_->ready_i = ready;
+      bits::zero(m_->becn_valid_i);
+      m_.eval();
+      settled_ = true;
+    }
     const int g = m_->gnt_valid_o ? static_cast<int>(m_->gnt_idx_o) : -1;
     if (ref_) chk_.expect("gnt_idx_o (-1: gnt_valid_o low)", g, ref_->pick(now, ready));
     return g;
@@ -383,10 +432,13 @@ class InjectionEngineRtl final : public blocks::InjectionEngineImpl {
       bits::set(m_->becn_valid_i, static_cast<unsigned>(k), 1, 1);
       bits::set(m_->becn_queue_i, static_cast<unsigned>(k) * idx_w_, idx_w_, becn_queues[k]);
     }
-    m_.eval();
-    const int g = m_->gnt_valid_o ? static_cast<int>(m_->gnt_idx_o) : -1;
-    if (g != granted) chk_.expect("gnt_idx_o (-1: gnt_valid_o low; a commit of a queue the RTL does not grant)", g, granted);
+    if (ref_) {  // the RTL grants the committed queue alone (pick() chose it)
+      m_.eval();
+      const int g = m_->gnt_valid_o ? static_cast<int>(m_->gnt_idx_o) : -1;
+      if (g != granted) chk_.expect("gnt_idx_o (-1: gnt_valid_o low; a commit of a queue the RTL does not grant)", g, granted);
+    }
     m_.edge();
+    settled_ = false;
     m_->nonempty_i = nonempty;
     m_->ready_i = 0;
     bits::zero(m_->becn_valid_i);
@@ -424,6 +476,7 @@ class InjectionEngineRtl final : public blocks::InjectionEngineImpl {
     else if (n > settle_) n = settle_ + (n - settle_) % p_.timer_period;
     m_->ready_i = 0;
     bits::zero(m_->becn_valid_i);
+    if (n) settled_ = false;
     for (; n; --n) m_.edge();
     at_ = now;
   }
@@ -438,6 +491,7 @@ class InjectionEngineRtl final : public blocks::InjectionEngineImpl {
   std::uint64_t settle_;
   Cycle at_ = 0;     // the cycle whose edge the RTL sees next
   Cycle quiet_ = 0;  // every gap is 0 from this cycle on
+  bool settled_ = false;  // the outputs are those of the inputs and state as they are (no eval needed)
   std::optional<blocks::InjectionEngine> ref_;
 };
 
@@ -614,18 +668,24 @@ class RrArbiterRtl final : public blocks::RrArbiterImpl {
     m_.eval();
     const int g = m_->gnt_valid_o ? static_cast<int>(m_->gnt_idx_o) : -1;
     if (ref_) chk_.expect("gnt_idx_o (-1: gnt_valid_o low)", g, ref_->pick(reqs, n));
+    picked_ = g;
     return g;
   }
-  // The grant is used: the RTL sees the winner's request again, with ack_i, at one edge.
+  // The grant is used: one edge with ack_i. The commit of the grant pick() just evaluated keeps
+  // its requests (the RTL grants the same winner: the grant never depends on ack_i or last_i);
+  // any other commit drives the winner's request alone and checks that the RTL grants it.
   void commit(int granted, std::uint32_t prio, bool last) override {
     if (granted < 0) return;
-    bits::zero(m_->req_i);
-    drive(static_cast<std::uint32_t>(granted), prio);
     bits::set(m_->last_i, static_cast<unsigned>(granted), 1, last);
     m_->ack_i = 1;
-    m_.eval();
-    const int g = m_->gnt_valid_o ? static_cast<int>(m_->gnt_idx_o) : -1;
-    if (g != granted) chk_.expect("gnt_idx_o (-1: gnt_valid_o low; a commit of a requester the RTL does not grant)", g, granted);
+    if (granted != picked_) {
+      bits::zero(m_->req_i);
+      drive(static_cast<std::uint32_t>(granted), prio);
+      m_.eval();
+      const int g = m_->gnt_valid_o ? static_cast<int>(m_->gnt_idx_o) : -1;
+      if (g != granted) chk_.expect("gnt_idx_o (-1: gnt_valid_o low; a commit of a requester the RTL does not grant)", g, granted);
+    }
+    picked_ = -1;
     m_.edge();
     m_->ack_i = 0;
     bits::zero(m_->req_i);
@@ -645,7 +705,241 @@ class RrArbiterRtl final : public blocks::RrArbiterImpl {
   Model<V> m_;
   Checker chk_;
   unsigned prio_w_;
+  int picked_ = -1;  // the grant of the last pick() (its requests are still driven), -1: none
   std::optional<blocks::RrArbiter> ref_;
+};
+
+// ccn_mvcm_marker (combinational, no state): each call drives one lane and evaluates. The other
+// lane is idle (its inputs are ignored). An occupancy beyond OccWidth bits is a model error (the
+// set was made for the larger buffer's capacity).
+template <class V>
+class MvcmMarkerRtl final : public blocks::MvcmMarkerImpl {
+ public:
+  MvcmMarkerRtl(const MvcmMarkerSetParams& p, const AdapterContext& c)
+      : chk_(c, "mvcm_marker"), where_(c.where), occ_max_(mask(occ_width(p.max_occupancy))) {
+    if (chk_.on()) ref_.emplace(p.core);
+  }
+  static unsigned occ_width(std::uint32_t max_occupancy) { return std::max(1u, clog2(max_occupancy + 1ull)); }
+  bool mark(bool valid, bool data, bool mb, std::uint32_t occupancy) override {
+    m_->out_valid_i = 0;
+    m_->in_valid_i = valid;
+    m_->in_data_i = data;
+    m_->in_mb_i = mb;
+    m_->in_occupancy_i = static_cast<std::remove_reference_t<decltype(m_->in_occupancy_i)>>(occ(occupancy));
+    m_.eval();
+    const bool r = m_->in_mark_o;
+    if (ref_) {
+      chk_.expect("in_mark_o", r, ref_->mark(valid, data, mb, occupancy));
+      chk_.expect("in_mb_o", m_->in_mb_o, ref_->mb_out(valid, data, mb, occupancy));
+    }
+    return r;
+  }
+  bool violation(bool valid, bool mb, bool vb) override {
+    out(valid, false, mb, vb, 0);
+    const bool r = m_->out_violation_o;
+    if (ref_) chk_.expect("out_violation_o", r, ref_->violation(valid, mb, vb));
+    return r;
+  }
+  bool validate(bool valid, bool data, bool mb, bool vb, std::uint32_t occupancy) override {
+    out(valid, data, mb, vb, occupancy);
+    const bool r = m_->out_validate_o;
+    if (ref_) {
+      chk_.expect("out_validate_o", r, ref_->validate(valid, data, mb, vb, occupancy));
+      chk_.expect("out_vb_o", m_->out_vb_o, ref_->vb_out(valid, data, mb, vb, occupancy));
+    }
+    return r;
+  }
+  bool out_above(std::uint32_t occupancy) override {
+    out(false, false, false, false, occupancy);
+    const bool r = m_->out_above_o;
+    if (ref_) chk_.expect("out_above_o", r, ref_->out_above(occupancy));
+    return r;
+  }
+
+ private:
+  static std::uint32_t mask(unsigned w) { return w >= 32 ? ~0u : (1u << w) - 1; }
+  std::uint32_t occ(std::uint32_t occupancy) const {
+    if (occupancy > occ_max_)
+      throw ModelError(where_ + ": an occupancy of " + std::to_string(occupancy) + " flits exceeds the MVCM marker's OccWidth (" +
+                       std::to_string(occ_max_) + " at most)");
+    return occupancy;
+  }
+  void out(bool valid, bool data, bool mb, bool vb, std::uint32_t occupancy) {
+    m_->in_valid_i = 0;
+    m_->out_valid_i = valid;
+    m_->out_data_i = data;
+    m_->out_mb_i = mb;
+    m_->out_vb_i = vb;
+    m_->out_occupancy_i = static_cast<std::remove_reference_t<decltype(m_->out_occupancy_i)>>(occ(occupancy));
+    m_.eval();
+  }
+
+  Model<V> m_;
+  Checker chk_;
+  std::string where_;
+  std::uint32_t occ_max_;
+  std::optional<blocks::MvcmMarker> ref_;
+};
+
+// ccn_saa_link_unit (NumLanes = 1): each apply() is one lane and one edge (the link unit is called
+// once per control packet crossing the link, in order: a chain of one-lane cycles gives the same
+// states as the core's lanes). A violating lane changes nothing; the adapter applies no edge for
+// it (the RTL's LaneLegal_A would stop the process) and keeps the sticky error itself, and the
+// violation's kind (for the message) is the core's: the adapter always runs the core beside the
+// RTL (control packets are rare), and compares their outputs in check mode.
+template <class V>
+class SaaLinkUnitRtl final : public blocks::SaaLinkUnitImpl {
+ public:
+  SaaLinkUnitRtl(const blocks::SaaLinkUnitParams& p, const AdapterContext& c) : chk_(c, "saa_link_unit"), where_(c.where), ref_(p) {}
+  blocks::SaaLinkResult apply(const blocks::SaaLinkLane& lane) override {
+    m_->start_i = lane.start;
+    m_->end_i = lane.end;
+    m_->probe_i = lane.probe;
+    m_->weight_i = lane.weight;
+    m_->wmax_i = lane.wmax;
+    m_.eval();
+    blocks::SaaLinkResult r;
+    r.wmax = m_->wmax_o;
+    const bool bad = m_->bad_o;
+    const blocks::SaaLinkResult c = ref_.apply(lane);
+    if (chk_.on()) {
+      chk_.expect("bad_o", bad, c.bad());
+      chk_.expect("wmax_o", static_cast<std::int64_t>(r.wmax), static_cast<std::int64_t>(c.wmax));
+    }
+    if (bad) {
+      if (!c.bad()) throw ModelError(where_ + ": the SAA link unit's RTL flags a lane (bad_o) that its C++ core accepts");
+      r.violation = c.violation;
+      error_ = true;
+    } else {
+      m_.edge();
+    }
+    m_->start_i = m_->end_i = m_->probe_i = 0;
+    weight_ = m_->weight_o;
+    flows_ = m_->flows_o;
+    if (chk_.on()) {
+      chk_.expect("weight_o", static_cast<std::int64_t>(weight_), static_cast<std::int64_t>(ref_.weight()));
+      chk_.expect("flows_o", flows_, ref_.flows());
+    }
+    return r;
+  }
+  const std::uint64_t& weight_ref() override { return weight_; }
+  const std::uint32_t& flows_ref() override { return flows_; }
+  bool error() override { return error_ || m_->error_o; }
+
+ private:
+  Model<V> m_;
+  Checker chk_;
+  std::string where_;
+  blocks::SaaLinkUnit ref_;
+  std::uint64_t weight_ = 0;
+  std::uint32_t flows_ = 0;
+  bool error_ = false;
+};
+
+// ccn_mvcm_flow_ctrl (NumRestart = kMvcmRestartLanes). The RTL keeps each flow's remaining wait as
+// a down-counter, so it must see an edge for every cycle: the NIC calls the block in the cycles it
+// evaluates, so before each call the adapter applies the idle edges of the cycles in between (no
+// start, ACK or restart: what those cycles were), and none after the cycle where the longest wait
+// armed so far runs out (from then on an idle edge changes nothing). eligible() reads eligible_o
+// of the state at the start of cycle `now` (registered state: no evaluation).
+template <class V>
+class MvcmFlowCtrlRtl final : public blocks::MvcmFlowCtrlImpl {
+ public:
+  MvcmFlowCtrlRtl(const blocks::MvcmFlowCtrlParams& p, const AdapterContext& c)
+      : p_(p),
+        chk_(c, "mvcm_flow_ctrl"),
+        where_(c.where),
+        idx_w_(idx_width(p.num_flows)),
+        dw_w_(clog2(p.dw_max + 1ull)),
+        inc_w_(clog2(p.ws_increases + 1ull)),
+        wait_w_(wait_width(p)) {
+    if (chk_.on()) ref_.emplace(p);
+  }
+  bool eligible(std::uint32_t f, Cycle now) override {
+    catch_up(now);
+    const bool e = bits::get(m_->eligible_o, f, 1);
+    if (ref_) chk_.expect("eligible_o", e, ref_->eligible(f, now));
+    return e;
+  }
+  bool commit(Cycle now, const blocks::MvcmFlowCtrl::Events& e) override {
+    catch_up(now);
+    if (e.num_restarts > kMvcmRestartLanes)
+      throw ModelError(where_ + ": " + std::to_string(e.num_restarts) + " flow restarts in one cycle; the MVCM flow controller's RTL in the loop has " +
+                       std::to_string(kMvcmRestartLanes) + " restart lane(s) (NumRestart)");
+    m_->start_valid_i = e.sent >= 0;
+    bits::set(m_->start_flow_i, 0, idx_w_, e.sent >= 0 ? flow(static_cast<std::uint32_t>(e.sent)) : 0);
+    m_->ack_valid_i = e.ack.valid;
+    bits::set(m_->ack_flow_i, 0, idx_w_, e.ack.valid ? flow(e.ack.flow) : 0);
+    bits::set(m_->ack_kind_i, 0, 2, static_cast<std::uint8_t>(e.ack.kind));
+    bits::zero(m_->restart_valid_i);
+    for (std::size_t k = 0; k < e.num_restarts; ++k) {
+      bits::set(m_->restart_valid_i, static_cast<unsigned>(k), 1, 1);
+      bits::set(m_->restart_flow_i, static_cast<unsigned>(k) * idx_w_, idx_w_, flow(e.restarts[k]));
+    }
+    bool ok;
+    if (ref_) {
+      m_.eval();
+      ok = !m_->violation_o;
+      chk_.expect("violation_o", !ok, !ref_->commit(now, e));
+      m_.edge();
+    } else {  // the violation from the sticky error_o rising at the edge
+      const bool error_before = m_->error_o;
+      m_.edge();
+      ok = error_before || !m_->error_o;
+    }
+    m_->start_valid_i = m_->ack_valid_i = 0;
+    bits::zero(m_->restart_valid_i);
+    at_ = now + 1;
+    for (std::uint32_t f = 0; f < p_.num_flows; ++f) {
+      const std::uint64_t w = bits::get(m_->wait_o, f * wait_w_, wait_w_);
+      quiet_ = std::max<Cycle>(quiet_, at_ + w);
+      if (ref_) {
+        chk_.expect("dw_o", window(f), ref_->window(f));
+        chk_.expect("outstanding_o", outstanding(f), ref_->outstanding(f));
+        chk_.expect("incs_o", ws_increases(f), ref_->ws_increases(f));
+        const Cycle nb = ref_->not_before(f);
+        chk_.expect("wait_o", static_cast<std::int64_t>(w), static_cast<std::int64_t>(nb > at_ ? nb - at_ : 0));
+      }
+    }
+    return ok;
+  }
+  std::uint32_t window(std::uint32_t f) override { return static_cast<std::uint32_t>(bits::get(m_->dw_o, f * dw_w_, dw_w_)); }
+  std::uint32_t outstanding(std::uint32_t f) override {
+    return static_cast<std::uint32_t>(bits::get(m_->outstanding_o, f * dw_w_, dw_w_));
+  }
+  std::uint32_t ws_increases(std::uint32_t f) override {
+    return static_cast<std::uint32_t>(bits::get(m_->incs_o, f * inc_w_, inc_w_));
+  }
+
+ private:
+  // WaitW of the RTL: $clog2 of RttMin * WsFactor^(WsIncreases - 1), at least 1.
+  static unsigned wait_width(const blocks::MvcmFlowCtrlParams& p) {
+    std::uint64_t w = p.rtt_min;
+    for (std::uint32_t e = 1; e < p.ws_increases; ++e) w *= p.ws_factor;
+    return w > 1 ? clog2(w) : 1u;
+  }
+  // A flow number IdxW bits hold and the core knows (else the two views could not agree).
+  std::uint32_t flow(std::uint32_t f) const {
+    if (f >= p_.num_flows)
+      throw ModelError(where_ + ": flow " + std::to_string(f) + " is beyond the MVCM flow controller's " + std::to_string(p_.num_flows) + " flows");
+    return f;
+  }
+  // The idle edges of cycles at_ .. now - 1, none after every wait ran out.
+  void catch_up(Cycle now) {
+    if (now <= at_) return;
+    std::uint64_t n = std::min<std::uint64_t>(now - at_, quiet_ > at_ ? quiet_ - at_ : 0);
+    for (; n; --n) m_.edge();
+    at_ = now;
+  }
+
+  blocks::MvcmFlowCtrlParams p_;
+  Model<V> m_;
+  Checker chk_;
+  std::string where_;
+  unsigned idx_w_, dw_w_, inc_w_, wait_w_;
+  Cycle at_ = 0;     // the cycle whose edge the RTL sees next
+  Cycle quiet_ = 0;  // every wait is 0 from this cycle on
+  std::optional<blocks::MvcmFlowCtrl> ref_;
 };
 
 }  // namespace ccnet::rtl_loop

@@ -57,5 +57,17 @@ struct LhrpSchedulerSetParams {
 };
 constexpr unsigned kLhrpLenWidth = 16;
 const std::vector<LoopSet<LhrpSchedulerSetParams, blocks::LhrpSchedulerImpl>>& lhrp_scheduler_sets();
+// The MVCM marker's thresholds with the RTL's occupancy width (the larger of the port's input buffer
+// and output queue).
+struct MvcmMarkerSetParams {
+  blocks::MvcmMarkerParams core;
+  std::uint32_t max_occupancy;
+};
+const std::vector<LoopSet<MvcmMarkerSetParams, blocks::MvcmMarkerImpl>>& mvcm_marker_sets();
+// The MVCM flow controller in the loop takes one restart per cycle (NumRestart = 1: a NIC starts at
+// most one message per cycle).
+constexpr unsigned kMvcmRestartLanes = 1;
+const std::vector<LoopSet<blocks::MvcmFlowCtrlParams, blocks::MvcmFlowCtrlImpl>>& mvcm_flow_ctrl_sets();
+const std::vector<LoopSet<blocks::SaaLinkUnitParams, blocks::SaaLinkUnitImpl>>& saa_link_unit_sets();
 
 }  // namespace ccnet::rtl_loop

@@ -1,6 +1,7 @@
 #include "rtl_loop/source.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <sstream>
 #include <vector>
 
@@ -13,10 +14,11 @@ namespace ccnet::rtl_loop {
 namespace {
 
 // Blocks that can be swapped, in the order of `--rtl all`.
-const std::vector<std::string> kLoopBlocks = {"credit_counter", "output_arbiter", "switch_allocator", "rr_arbiter",
-                                              "ecn_marker",     "injection_engine", "lhrp_scheduler"};
+const std::vector<std::string> kLoopBlocks = {"credit_counter",   "output_arbiter", "switch_allocator", "rr_arbiter",
+                                              "ecn_marker",       "injection_engine", "lhrp_scheduler", "mvcm_marker",
+                                              "mvcm_flow_ctrl",   "saa_link_unit"};
 // Mirrored blocks with RTL that the loop cannot swap yet (docs/rtl-verification.md).
-const std::vector<std::string> kNotYet = {"crp_table", "credit_arbiter", "mvcm_flow_ctrl", "mvcm_marker", "saa_link_unit"};
+const std::vector<std::string> kNotYet = {"crp_table", "credit_arbiter"};
 
 std::vector<std::string> split(const std::string& spec) {
   std::vector<std::string> out;
@@ -59,6 +61,32 @@ std::string key(const LhrpSchedulerSetParams& p) {
   return "NumEndpoints=" + std::to_string(p.core.endpoints) + " NumLanes=" + std::to_string(p.lanes) +
          " LenWidth=" + std::to_string(kLhrpLenWidth) + " QueueWidth=32 TimeWidth=64 BacklogWidth=32 Threshold=" +
          std::to_string(p.core.threshold);
+}
+
+std::string key(const MvcmMarkerSetParams& p) {
+  return "OccWidth=" + std::to_string(std::max(1u, clog2(p.max_occupancy + 1ull))) +
+         " InThreshold=" + std::to_string(p.core.in_threshold) + " OutThreshold=" + std::to_string(p.core.out_threshold);
+}
+std::string key(const blocks::MvcmFlowCtrlParams& p) {
+  return "NumFlows=" + std::to_string(p.num_flows) + " DwMax=" + std::to_string(p.dw_max) + " WsFactor=" +
+         std::to_string(p.ws_factor) + " WsIncreases=" + std::to_string(p.ws_increases) + " RttMin=" +
+         std::to_string(p.rtt_min) + " NumRestart=" + std::to_string(kMvcmRestartLanes);
+}
+std::string key(const blocks::SaaLinkUnitParams& p) {
+  return "NumLanes=1 WeightW=" + std::to_string(p.weight_width) + " CountW=" + std::to_string(p.count_width);
+}
+
+// The rtl/CMakeLists.txt line that builds the set "block P1=v1 P2=v2": ccn_rtl_loop_set(block
+// p1v1_p2v2 P1=v1 P2=v2) (the set's name is its parameters, lower case).
+std::string set_line(const std::string& set) {
+  const auto sp = set.find(' ');
+  const std::string block = set.substr(0, sp), params = sp == std::string::npos ? "" : set.substr(sp + 1);
+  std::string name;
+  for (char c : params) {
+    if (c == '=') continue;
+    name += c == ' ' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return "ccn_rtl_loop_set(" + block + " " + name + " " + params + ")";
 }
 
 }  // namespace
@@ -129,6 +157,19 @@ std::unique_ptr<blocks::LhrpSchedulerImpl> RtlSource::lhrp_scheduler(const block
   return find(lhrp_scheduler_sets(), "lhrp_scheduler", LhrpSchedulerSetParams{p, lanes}, where);
 }
 
+std::unique_ptr<blocks::MvcmMarkerImpl> RtlSource::mvcm_marker(const blocks::MvcmMarkerParams& p, std::uint32_t max_occupancy,
+                                                               const std::string& where) const {
+  return find(mvcm_marker_sets(), "mvcm_marker", MvcmMarkerSetParams{p, max_occupancy}, where);
+}
+std::unique_ptr<blocks::MvcmFlowCtrlImpl> RtlSource::mvcm_flow_ctrl(const blocks::MvcmFlowCtrlParams& p,
+                                                                   const std::string& where) const {
+  return find(mvcm_flow_ctrl_sets(), "mvcm_flow_ctrl", p, where);
+}
+std::unique_ptr<blocks::SaaLinkUnitImpl> RtlSource::saa_link_unit(const blocks::SaaLinkUnitParams& p,
+                                                                 const std::string& where) const {
+  return find(saa_link_unit_sets(), "saa_link_unit", p, where);
+}
+
 void RtlSource::check_complete() const {
   if (!all_)
     for (const auto& b : blocks_)
@@ -144,8 +185,9 @@ void RtlSource::check_complete() const {
   if (missing_.empty()) return;
   std::string msg = "sim.rtl: this ccnet was not built with the RTL parameter sets the network needs:";
   for (const auto& [set, where] : missing_) msg += "\n  " + set + " (first needed by " + where + ")";
-  msg += "\nadd one `ccn_rtl_loop_set(<block> <name> <parameters>)` line per set to rtl/CMakeLists.txt and rebuild "
-         "(docs/rtl-verification.md, \"RTL in the loop\")";
+  msg += "\nadd these lines to rtl/CMakeLists.txt (\"RTL in the loop\" sets) and rebuild, or run those blocks as C++ "
+         "(docs/rtl-verification.md, \"RTL in the loop\"):";
+  for (const auto& [set, where] : missing_) msg += "\n  " + set_line(set);
   throw config::ConfigError(msg);
 }
 
@@ -178,7 +220,8 @@ std::string check_mutant(const std::string& mutant) {
     return false;
   };
   if (scan(credit_counter_sets()) || scan(output_arbiter_sets()) || scan(switch_allocator_sets()) || scan(rr_arbiter_sets()) ||
-      scan(ecn_marker_sets()) || scan(injection_engine_sets()) || scan(lhrp_scheduler_sets()))
+      scan(ecn_marker_sets()) || scan(injection_engine_sets()) || scan(lhrp_scheduler_sets()) || scan(mvcm_marker_sets()) || scan(mvcm_flow_ctrl_sets()) ||
+      scan(saa_link_unit_sets()))
     return "";
   return "unknown RTL mutant '" + mutant + "' (built: " + (names.empty() ? "none" : names) + ")";
 }

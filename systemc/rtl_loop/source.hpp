@@ -42,6 +42,10 @@ class RtlSource final : public blocks::BlockSource {
                                                                 const std::string& where) const override;
   std::unique_ptr<blocks::LhrpSchedulerImpl> lhrp_scheduler(const blocks::LhrpSchedulerParams&, std::uint32_t lanes,
                                                             const std::string& where) const override;
+  std::unique_ptr<blocks::MvcmMarkerImpl> mvcm_marker(const blocks::MvcmMarkerParams&, std::uint32_t max_occupancy,
+                                                      const std::string& where) const override;
+  std::unique_ptr<blocks::MvcmFlowCtrlImpl> mvcm_flow_ctrl(const blocks::MvcmFlowCtrlParams&, const std::string& where) const override;
+  std::unique_ptr<blocks::SaaLinkUnitImpl> saa_link_unit(const blocks::SaaLinkUnitParams&, const std::string& where) const override;
   // After the network is built: throws config::ConfigError for a block named in sim.rtl that no
   // router or NIC uses, and listing every parameter set the selected blocks needed but this ccnet
   // was not built with (block, parameters, first instance) with the line that adds one.

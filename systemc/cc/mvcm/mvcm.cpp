@@ -277,7 +277,9 @@ class MvcmSwitch : public RouterHooks {
     const std::uint32_t out_threshold = blocks::MvcmMarker::threshold(p_.output_threshold, router.output_buffer());
     for (PortId port = 0; port < router.num_ports(); ++port) {
       markers_.emplace_back(blocks::MvcmMarkerParams{
-          blocks::MvcmMarker::threshold(p_.input_threshold, router.port(port).in_depth), out_threshold});
+                                blocks::MvcmMarker::threshold(p_.input_threshold, router.port(port).in_depth), out_threshold},
+                            std::max(router.port(port).in_depth, router.output_buffer()), router.block_source(),
+                            std::string(router.component_name()) + " mvcm marker " + std::to_string(port));
       if (router.port(port).connected()) connected_.push_back(port);
     }
     for (VcId vc = 0; vc < router.num_vcs(); ++vc)
@@ -344,7 +346,7 @@ class MvcmSwitch : public RouterHooks {
   // At the output queue: the marker's output lane validates (MVPM), or its comparator alone marks
   // (OPM). Data packets only.
   void output_decision(RouterApi& api, Packet& pkt, const BufferState& b, std::uint32_t occ) {
-    const blocks::MvcmMarker& m = markers_[b.port];
+    const blocks::MvcmMarkerSlot& m = markers_[b.port];
     const bool mb = pkt.has(f_.mb), vb = pkt.has(f_.vb);
     if (m.violation(true, mb, vb))
       throw ModelError(fmt::format("mvcm: packet {} at output {} of router {} carries VB without MB", pkt.id, b.port,
@@ -388,7 +390,7 @@ class MvcmSwitch : public RouterHooks {
   const MvcmParams& p_;
   MvcmFormat f_;
   std::uint32_t max_packet_;
-  std::vector<blocks::MvcmMarker> markers_;  // per port
+  std::vector<blocks::MvcmMarkerSlot> markers_;  // per port
   std::vector<PortId> connected_, congested_;
   std::vector<VcId> data_vcs_;
   std::uint64_t &marks_, &validations_;
@@ -448,8 +450,8 @@ class SourcePolicy : public InjectionPolicy {
 // FIFO for the next edge, as in front of the RTL's single ACK lane (counted: acks_deferred).
 class WindowSource : public SourcePolicy {
  public:
-  WindowSource(const blocks::MvcmFlowCtrlParams& fp, bool reset_on_empty, CounterSet& c)
-      : ctrl_(fp),
+  WindowSource(const blocks::MvcmFlowCtrlParams& fp, bool reset_on_empty, CounterSet& c, const NicApi& nic)
+      : ctrl_(fp, nic.block_source(), std::string(nic.component_name()) + " mvcm flow controller"),
         sched_(fp.num_flows),
         reset_on_empty_(reset_on_empty),
         restarts_(c.counter("flow_restarts")),
@@ -542,7 +544,7 @@ class WindowSource : public SourcePolicy {
     total_outstanding_ -= was_outstanding;
     active_ += static_cast<std::uint64_t>(outstanding_[f] > 0) - static_cast<std::uint64_t>(was_outstanding > 0);
   }
-  blocks::MvcmFlowCtrl ctrl_;
+  blocks::MvcmFlowCtrlSlot ctrl_;
   FlowScheduler sched_;
   bool reset_on_empty_;
   std::uint64_t &restarts_, &ws_started_, &outstanding_peak_, &ws_peak_, &flow_cycles_, &active_cycles_, &deferred_;
@@ -738,7 +740,7 @@ class Mvcm : public Mechanism {
       case Source::Window:
         source = std::make_unique<WindowSource>(
             blocks::MvcmFlowCtrlParams{nic.num_nodes(), dw_max_, ws_factor_, ws_increases_, rtt_min_}, p_.reset_on_empty,
-            counters);
+            counters, nic);
         break;
       case Source::Cct:
         source = std::make_unique<CctSource>(nic, ipd_unit_, p_.ccti_increase, p_.ccti_limit, timer_);

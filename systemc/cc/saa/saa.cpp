@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "blocks/saa_link_unit.hpp"
+#include "blocks/swap.hpp"
 #include "core/trace_sink.hpp"
 #include "topology/multistage.hpp"
 
@@ -49,7 +50,16 @@ struct Kinds {
 
 // A link unit (blocks/saa_link_unit.hpp, the RTL's ccn_saa_link_unit) as wide as the model's
 // counters; a contract violation (W_l negative or not back to 0, an overflow) is a model error.
-blocks::SaaLinkUnit make_link_unit() { return blocks::SaaLinkUnit(blocks::SaaLinkUnitParams{64, 32}); }
+// The run's block source may hand it the RTL (RTL in the loop).
+blocks::SaaLinkUnitSlot make_link_unit(const blocks::BlockSource* src, const std::string& where) {
+  return blocks::SaaLinkUnitSlot(blocks::SaaLinkUnitParams{64, 32}, src, where);
+}
+std::vector<blocks::SaaLinkUnitSlot> make_link_units(const RouterApi& api) {
+  std::vector<blocks::SaaLinkUnitSlot> links;
+  for (PortId o = 0; o < api.num_ports(); ++o)
+    links.push_back(make_link_unit(api.block_source(), std::string(api.component_name()) + " saa link unit " + std::to_string(o)));
+  return links;
+}
 // The lane's W_f; a violation throws naming the link: router `id`'s output `port`, or (port < 0)
 // NIC `id`'s injection link.
 std::uint64_t checked(const blocks::SaaLinkResult& r, std::uint32_t id, int port, MessageId flow) {
@@ -63,7 +73,7 @@ std::uint64_t checked(const blocks::SaaLinkResult& r, std::uint32_t id, int port
 class SaaRouter final : public RouterHooks {
  public:
   SaaRouter(RouterApi& api, CounterSet& c, const Params& p, const Kinds& k, const MultistageTopology* tree)
-      : p_(p), k_(k), tree_(tree), prc_(api.num_ports()), links_(api.num_ports(), make_link_unit()),
+      : p_(p), k_(k), tree_(tree), prc_(api.num_ports()), links_(make_link_units(api)),
         setups_(c.counter("setups")), adaptive_(c.counter("setups_off_default")), prc_full_(c.counter("prc_full")),
         misses_(c.counter("circuit_misses")), prc_live_(c.counter("prc_live")), w_live_(c.counter("w_live")),
         w_peak_(c.counter("w_peak", CounterSet::Merge::Max)), flows_peak_(c.counter("link_flows_peak", CounterSet::Merge::Max)) {}
@@ -140,7 +150,7 @@ class SaaRouter final : public RouterHooks {
   // The setup of a flow crosses output `best`: count the flow and its weight there (announce-start).
   RouteResult add_flow(RouterApi& api, RouteResult best, Packet& p) {
     const std::uint64_t w = p.payload[kWeight];
-    blocks::SaaLinkUnit& link = links_[best.port];
+    blocks::SaaLinkUnitSlot& link = links_[best.port];
     p.payload[kMaxWeight] = checked(link.start(w, p.payload[kMaxWeight]), api.id(), static_cast<int>(best.port), p.message);
     w_live_ += w;
     w_peak_ = std::max(w_peak_, link.weight());
@@ -164,7 +174,7 @@ class SaaRouter final : public RouterHooks {
   Kinds k_;
   const MultistageTopology* tree_;
   std::vector<std::unordered_map<MessageId, RouteResult>> prc_;  // per input port: flow -> output
-  std::vector<blocks::SaaLinkUnit> links_;                       // per output: W_l (flits), flows set up on it
+  std::vector<blocks::SaaLinkUnitSlot> links_;                       // per output: W_l (flits), flows set up on it
   std::uint64_t &setups_, &adaptive_, &prc_full_, &misses_, &prc_live_, &w_live_, &w_peak_, &flows_peak_;
 };
 
@@ -254,7 +264,9 @@ class SaaNic final : public NicHooks {
  public:
   SaaNic(NicApi& api, CounterSet& c, const Params& p, const Kinds& k)
       : p_(p), k_(k), circuits_(p.adaptive || p.rates), flows_(api.num_nodes()),
-        pacer_(p.rates ? std::make_unique<PsPacer>(api.num_nodes(), p.ps_start) : nullptr), probes_(c.counter("probes")),
+        pacer_(p.rates ? std::make_unique<PsPacer>(api.num_nodes(), p.ps_start) : nullptr),
+        injection_(make_link_unit(api.block_source(), std::string(api.component_name()) + " saa injection link unit")),
+        probes_(c.counter("probes")),
         flows_done_(c.counter("flows_completed")), completion_max_(c.counter("flow_completion_max", CounterSet::Merge::Max)),
         completion_sum_(c.counter("flow_completion_sum")), span_max_(c.counter("flow_span_max", CounterSet::Merge::Max)),
         out_of_order_(c.counter("out_of_order")),
@@ -434,7 +446,7 @@ class SaaNic final : public NicHooks {
   std::unique_ptr<PsPacer> pacer_;
   std::vector<NodeId> starting_, probing_;
   std::unordered_map<MessageId, Received> received_;
-  blocks::SaaLinkUnit injection_ = make_link_unit();  // W_l of the injection link (the source's announced flows)
+  blocks::SaaLinkUnitSlot injection_;  // W_l of the injection link (the source's announced flows)
   std::uint64_t &probes_, &flows_done_, &completion_max_, &completion_sum_, &span_max_, &out_of_order_, &circuits_open_, &w_inj_peak_;
 };
 
