@@ -107,6 +107,14 @@ Router::Router(sc_core::sc_module_name name, RouterId id, std::vector<RouterPort
   } else {
     link_ports_.resize(nports);
   }
+  if (!cioq_) {
+    std::size_t slots = 1;
+    while (slots <= Cycle{cfg.delays.sw_alloc} + cfg.delays.traversal) slots <<= 1;
+    pipe_mask_ = slots - 1;
+    pipe_.assign(nports * slots, Flit{});
+    pipe_due_.assign(slots * out_dirty_.words(), 0);
+    pipe_count_.assign(slots, 0);
+  }
   va_waiting_.resize(nports);
   va_outputs_.resize(nports);
   va_recheck_.resize(nports);
@@ -181,7 +189,10 @@ void Router::evaluate() {
   if (vc_released_ && !va_list_.empty()) allocate_vcs(true);
   // Heads still blocked after this cycle's allocation (e.g. SRP queuing timeout drops).
   if (hook_uses_ & RouterHooks::kHeadScan) scan_queue_heads();
-  if (in_traversal_) traverse();
+  if (in_traversal_) {
+    if (cioq_) traverse();
+    else reach_outputs();
+  }
   if (cioq_ && oq_total_) arbitrate_links();
   if (hooks_) hooks_->tick(*this);
   commit_and_write();
@@ -531,13 +542,20 @@ void Router::allocate_switch() {
     Flit f = s.flit;
     f.vc = q.out_vc;
     OutputPort& out = ports_[q.out_port];
-    if (cioq_) ++out.vcs[q.out_vc].reserved;
-    else {
+    if (cioq_) {
+      ++out.vcs[q.out_vc].reserved;
+      out.traversal.push_back({due, f});
+      trav_pending_.insert(q.out_port);
+    } else {
       out.take.push_back(q.out_vc);
       out_dirty_.insert(q.out_port);
+      Flit& p = pipe_at(q.out_port, due);
+      if (p.valid()) fail("two flits for output " + std::to_string(q.out_port) + " in one cycle");
+      p = f;
+      const std::size_t slot = due & pipe_mask_;
+      pipe_due_[slot * out_dirty_.words() + (q.out_port >> 6)] |= std::uint64_t{1} << (q.out_port & 63);
+      ++pipe_count_[slot];
     }
-    out.traversal.push_back({due, f});
-    trav_pending_.insert(q.out_port);
     if (watch && f.head) watch_switch_granted(f.packet);
     ++in_traversal_;
     if (f.head && hooks_)
@@ -563,23 +581,16 @@ void Router::traverse() {
       const Flit f = out.traversal.front().second;
       out.traversal.pop_front();
       --in_traversal_;
-      if (cioq_) {
-        OutputVc& ov = out.vcs[f.vc];
-        ov.queue.push_back(f);
-        --ov.reserved;
-        ++out.oq_flits;
-        ++oq_total_;
-        if (f.head && hooks_) {
-          Packet& pkt = env_.packets[f.packet];
-          hooks_->on_output_enqueue(*this, pkt,
-                                    BufferState{o, f.vc, static_cast<std::uint32_t>(ov.queue.size()),
-                                                env_.config.output_buffer, static_cast<std::uint32_t>(ov.queue.size()), o});
-        }
-      } else {
-        if (out.send.valid()) fail("two flits for output " + std::to_string(o) + " in one cycle");
-        out.send = f;
-        out_dirty_.insert(o);
-        --buffered_;
+      OutputVc& ov = out.vcs[f.vc];
+      ov.queue.push_back(f);
+      --ov.reserved;
+      ++out.oq_flits;
+      ++oq_total_;
+      if (f.head && hooks_) {
+        Packet& pkt = env_.packets[f.packet];
+        hooks_->on_output_enqueue(*this, pkt,
+                                  BufferState{o, f.vc, static_cast<std::uint32_t>(ov.queue.size()),
+                                              env_.config.output_buffer, static_cast<std::uint32_t>(ov.queue.size()), o});
       }
     }
     if (out.traversal.empty()) trav_pending_.erase(o);
@@ -639,7 +650,8 @@ void Router::commit_and_write() {
 
 void Router::commit_port(PortId o, bool watch) {
   OutputPort& out = ports_[o];
-  const Flit f = out.send;
+  Flit& sent = cioq_ ? out.send : pipe_at(o, now_);
+  const Flit f = sent;
   if (f.valid() && f.head && hooks_) {
     // CIOQ: the output queue with the departing head flit still counted; otherwise the
     // downstream buffer as the credits see it.
@@ -692,7 +704,7 @@ void Router::commit_port(PortId o, bool watch) {
     counters_.last_progress = now_;
     if (f.tail && hooks_) hooks_->on_output_tail(*this, env_.packets[f.packet], o);
   }
-  out.send = Flit{};
+  sent = Flit{};
   // An exact channel's flit is cleared next cycle; otherwise nothing changes on this port until new work.
   if (!exact_ || !out.last_written.valid()) out_dirty_.erase(o);
 }
@@ -890,9 +902,13 @@ void Router::dump_state(std::ostream& os) const {
   for (std::size_t o = 0; o < ports_.size(); ++o) {
     const OutputPort& out = ports_[o];
     if (!out.spec.connected()) continue;
-    for (std::size_t k = 0; k < out.traversal.size(); ++k)
-      os << "  out " << o << " switch traversal: " << out.traversal[k].second << " due at " << out.traversal[k].first << ", "
-         << pkt(out.traversal[k].second.packet) << "\n";
+    auto crossing = [&](const Flit& f, Cycle due) {
+      os << "  out " << o << " switch traversal: " << f << " due at " << due << ", " << pkt(f.packet) << "\n";
+    };
+    for (std::size_t k = 0; k < out.traversal.size(); ++k) crossing(out.traversal[k].second, out.traversal[k].first);
+    if (!cioq_)
+      for (Cycle due = now_; due <= now_ + pipe_mask_; ++due)
+        if (pipe_at(static_cast<PortId>(o), due).valid()) crossing(pipe_at(static_cast<PortId>(o), due), due);
     if (on_wire(out))
       os << "  out " << o << " wire: " << out.last_written << " (written at the last edge), " << pkt(out.last_written.packet) << "\n";
     for (std::size_t k = 0; k < out.credit_link.size(); ++k)
@@ -949,6 +965,7 @@ void Router::mark_held(std::vector<char>& held) const {
       for (std::int32_t i = in.queues[qi].head; i >= 0; i = ivc.slots[i].next) mark(ivc.slots[i].flit);
     }
   }
+  for (const Flit& f : pipe_) mark(f);
   for (const OutputPort& out : ports_) {
     for (std::size_t k = 0; k < out.traversal.size(); ++k) mark(out.traversal[k].second);
     for (const OutputVc& ov : out.vcs)
