@@ -178,7 +178,9 @@ void Router::evaluate() {
     ++now_;
     return;
   }
-  now_ = sc_core::sc_time_stamp().value() / period_ps_;
+  // Evaluated at every rising edge (by its own process at the first, by the domain's after).
+  now_ = started_ ? now_ + 1 : sc_core::sc_time_stamp().value() / period_ps_;
+  started_ = true;
   receive();
   if (!va_list_.empty()) allocate_vcs(false);
   vc_released_ = false;
@@ -206,9 +208,7 @@ void Router::receive() {
   // every port would take them.
   if (link_entries_) {
     if (!due_wheel_.empty()) {
-      std::uint64_t* slot = &due_wheel_[(now_ & due_wheel_mask_) * arrived_.words()];
-      arrived_.merge(slot);
-      for (std::size_t k = 0; k < arrived_.words(); ++k) slot[k] = 0;
+      arrived_.take(&due_wheel_[(now_ & due_wheel_mask_) * arrived_.words()]);
     } else {
       arrived_.merge(link_ports_.data());
     }

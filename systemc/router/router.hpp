@@ -243,9 +243,7 @@ class Router final : public sc_core::sc_module,
     in_traversal_ -= n;
     buffered_ -= n;
     pipe_count_[slot] = 0;
-    std::uint64_t* w = &pipe_due_[slot * out_dirty_.words()];
-    out_dirty_.merge(w);
-    for (std::size_t k = 0; k < out_dirty_.words(); ++k) w[k] = 0;
+    out_dirty_.take(&pipe_due_[slot * out_dirty_.words()]);
   }
   Flit& pipe_at(PortId o, Cycle due) { return pipe_[o * (pipe_mask_ + 1) + (due & pipe_mask_)]; }
   const Flit& pipe_at(PortId o, Cycle due) const { return pipe_[o * (pipe_mask_ + 1) + (due & pipe_mask_)]; }
@@ -366,6 +364,7 @@ class Router final : public sc_core::sc_module,
   }
   std::uint64_t link_entries_ = 0;  // flits and credits in the input links' delay lines
   bool idle_ = false;               // quiescent() after the last evaluation, no hooks, not traced
+  bool started_ = false;            // evaluated once (now_ then advances by one per evaluation)
   bool exact_ = true;               // set_exact_channels
   // Bound channel interfaces, cached after elaboration (port access is on the hot path).
   std::vector<const sc_core::sc_signal_in_if<Flit>*> flit_in_if_;
