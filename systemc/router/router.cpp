@@ -30,6 +30,7 @@ Router::Router(sc_core::sc_module_name name, RouterId id, std::vector<RouterPort
   std::uint8_t max_prio = 0;
   for (auto p : env_.vnet_priority) max_prio = std::max(max_prio, p);
   const unsigned num_prio = max_prio + 1u;
+  num_prio_ = num_prio;
 
   flit_in.init(nports);
   flit_out.init(nports);
@@ -528,7 +529,15 @@ void Router::allocate_switch() {
         ref >> 16, ref & 0xffff, q.out_port, vc_prio_[q.out_vc]});
   }
   if (sa_requests_.empty()) return;
-  allocator_.allocate(sa_requests_.data(), sa_requests_.size(), sa_grants_);
+  if (sa_requests_.size() == 1 && allocator_.runs_core()) {
+    // One request (the common case below saturation): the core's allocate() grants it in the
+    // first pass of both stages (its no-conflict path); its arbiters move at commit as always.
+    const auto& r = sa_requests_[0];
+    sa_grants_.clear();
+    sa_grants_.push_back(blocks::SwitchAllocator::Grant{r.input, r.req, r.output, num_prio_ > 1 ? r.prio : 0u, 0, 0});
+  } else {
+    allocator_.allocate(sa_requests_.data(), sa_requests_.size(), sa_grants_);
+  }
   const bool watch = env_.packets.watch() != nullptr;
   const Cycle due = now_ + env_.config.delays.sw_alloc + env_.config.delays.traversal;
   for (const auto& g : sa_grants_) {
@@ -666,6 +675,11 @@ void Router::commit_port(PortId o, bool watch) {
     if (g >= 0 || !out.gives.empty())
       ok = out.arbiter.commit(g, vc_prio_[f.valid() ? f.vc : 0], out.gives.data(),
                               static_cast<std::uint32_t>(out.gives.size()));
+  } else if (out.gives.size() + out.take.size() <= 1) {
+    // One give or one take (the common case): that counter's commit alone.
+    if (!out.gives.empty()) ok = out.credits[out.gives[0]].commit(1, false);
+    else if (!out.take.empty()) ok = out.credits[out.take[0]].commit(0, true);
+    out.take.clear();
   } else {
     // Each touched counter commits once with all its gives and its take of this cycle.
     for (const VcId v : out.gives) ++give_count_[v];

@@ -302,6 +302,7 @@ class Router final : public sc_core::sc_module,
   std::uint32_t vcs_per_level_;
   std::uint32_t queues_per_vc_;
   bool voq_, cioq_, vct_;
+  unsigned num_prio_ = 1;  // priority levels of the switch allocator (vnet priorities)
   blocks::SwitchAllocatorSlot allocator_;
   RngStream rng_;
   std::unique_ptr<RoutingState> route_state_;  // the routing function's state for this router (or none)
