@@ -201,6 +201,9 @@ class SwitchAllocatorSlot {
     if (alt_) alt_->commit(grants);
     else core_.commit(grants);
   }
+  // Whether the C++ core answers (no other implementation swapped in): a caller may then take
+  // the core's documented results of allocate() without the call.
+  bool runs_core() const { return !alt_; }
 
  private:
   SwitchAllocator core_;

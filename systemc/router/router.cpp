@@ -30,6 +30,7 @@ Router::Router(sc_core::sc_module_name name, RouterId id, std::vector<RouterPort
   std::uint8_t max_prio = 0;
   for (auto p : env_.vnet_priority) max_prio = std::max(max_prio, p);
   const unsigned num_prio = max_prio + 1u;
+  num_prio_ = num_prio;
 
   flit_in.init(nports);
   flit_out.init(nports);
@@ -107,6 +108,14 @@ Router::Router(sc_core::sc_module_name name, RouterId id, std::vector<RouterPort
   } else {
     link_ports_.resize(nports);
   }
+  if (!cioq_) {
+    std::size_t slots = 1;
+    while (slots <= Cycle{cfg.delays.sw_alloc} + cfg.delays.traversal) slots <<= 1;
+    pipe_mask_ = slots - 1;
+    pipe_.assign(nports * slots, Flit{});
+    pipe_due_.assign(slots * out_dirty_.words(), 0);
+    pipe_count_.assign(slots, 0);
+  }
   va_waiting_.resize(nports);
   va_outputs_.resize(nports);
   va_recheck_.resize(nports);
@@ -170,7 +179,9 @@ void Router::evaluate() {
     ++now_;
     return;
   }
-  now_ = sc_core::sc_time_stamp().value() / period_ps_;
+  // Evaluated at every rising edge (by its own process at the first, by the domain's after).
+  now_ = started_ ? now_ + 1 : sc_core::sc_time_stamp().value() / period_ps_;
+  started_ = true;
   receive();
   if (!va_list_.empty()) allocate_vcs(false);
   vc_released_ = false;
@@ -181,7 +192,10 @@ void Router::evaluate() {
   if (vc_released_ && !va_list_.empty()) allocate_vcs(true);
   // Heads still blocked after this cycle's allocation (e.g. SRP queuing timeout drops).
   if (hook_uses_ & RouterHooks::kHeadScan) scan_queue_heads();
-  if (in_traversal_) traverse();
+  if (in_traversal_) {
+    if (cioq_) traverse();
+    else reach_outputs();
+  }
   if (cioq_ && oq_total_) arbitrate_links();
   if (hooks_) hooks_->tick(*this);
   commit_and_write();
@@ -195,9 +209,7 @@ void Router::receive() {
   // every port would take them.
   if (link_entries_) {
     if (!due_wheel_.empty()) {
-      std::uint64_t* slot = &due_wheel_[(now_ & due_wheel_mask_) * arrived_.words()];
-      arrived_.merge(slot);
-      for (std::size_t k = 0; k < arrived_.words(); ++k) slot[k] = 0;
+      arrived_.take(&due_wheel_[(now_ & due_wheel_mask_) * arrived_.words()]);
     } else {
       arrived_.merge(link_ports_.data());
     }
@@ -517,7 +529,15 @@ void Router::allocate_switch() {
         ref >> 16, ref & 0xffff, q.out_port, vc_prio_[q.out_vc]});
   }
   if (sa_requests_.empty()) return;
-  allocator_.allocate(sa_requests_.data(), sa_requests_.size(), sa_grants_);
+  if (sa_requests_.size() == 1 && allocator_.runs_core()) {
+    // One request (the common case below saturation): the core's allocate() grants it in the
+    // first pass of both stages (its no-conflict path); its arbiters move at commit as always.
+    const auto& r = sa_requests_[0];
+    sa_grants_.clear();
+    sa_grants_.push_back(blocks::SwitchAllocator::Grant{r.input, r.req, r.output, num_prio_ > 1 ? r.prio : 0u, 0, 0});
+  } else {
+    allocator_.allocate(sa_requests_.data(), sa_requests_.size(), sa_grants_);
+  }
   const bool watch = env_.packets.watch() != nullptr;
   const Cycle due = now_ + env_.config.delays.sw_alloc + env_.config.delays.traversal;
   for (const auto& g : sa_grants_) {
@@ -531,13 +551,20 @@ void Router::allocate_switch() {
     Flit f = s.flit;
     f.vc = q.out_vc;
     OutputPort& out = ports_[q.out_port];
-    if (cioq_) ++out.vcs[q.out_vc].reserved;
-    else {
+    if (cioq_) {
+      ++out.vcs[q.out_vc].reserved;
+      out.traversal.push_back({due, f});
+      trav_pending_.insert(q.out_port);
+    } else {
       out.take.push_back(q.out_vc);
       out_dirty_.insert(q.out_port);
+      Flit& p = pipe_at(q.out_port, due);
+      if (p.valid()) fail("two flits for output " + std::to_string(q.out_port) + " in one cycle");
+      p = f;
+      const std::size_t slot = due & pipe_mask_;
+      pipe_due_[slot * out_dirty_.words() + (q.out_port >> 6)] |= std::uint64_t{1} << (q.out_port & 63);
+      ++pipe_count_[slot];
     }
-    out.traversal.push_back({due, f});
-    trav_pending_.insert(q.out_port);
     if (watch && f.head) watch_switch_granted(f.packet);
     ++in_traversal_;
     if (f.head && hooks_)
@@ -563,23 +590,16 @@ void Router::traverse() {
       const Flit f = out.traversal.front().second;
       out.traversal.pop_front();
       --in_traversal_;
-      if (cioq_) {
-        OutputVc& ov = out.vcs[f.vc];
-        ov.queue.push_back(f);
-        --ov.reserved;
-        ++out.oq_flits;
-        ++oq_total_;
-        if (f.head && hooks_) {
-          Packet& pkt = env_.packets[f.packet];
-          hooks_->on_output_enqueue(*this, pkt,
-                                    BufferState{o, f.vc, static_cast<std::uint32_t>(ov.queue.size()),
-                                                env_.config.output_buffer, static_cast<std::uint32_t>(ov.queue.size()), o});
-        }
-      } else {
-        if (out.send.valid()) fail("two flits for output " + std::to_string(o) + " in one cycle");
-        out.send = f;
-        out_dirty_.insert(o);
-        --buffered_;
+      OutputVc& ov = out.vcs[f.vc];
+      ov.queue.push_back(f);
+      --ov.reserved;
+      ++out.oq_flits;
+      ++oq_total_;
+      if (f.head && hooks_) {
+        Packet& pkt = env_.packets[f.packet];
+        hooks_->on_output_enqueue(*this, pkt,
+                                  BufferState{o, f.vc, static_cast<std::uint32_t>(ov.queue.size()),
+                                              env_.config.output_buffer, static_cast<std::uint32_t>(ov.queue.size()), o});
       }
     }
     if (out.traversal.empty()) trav_pending_.erase(o);
@@ -639,7 +659,8 @@ void Router::commit_and_write() {
 
 void Router::commit_port(PortId o, bool watch) {
   OutputPort& out = ports_[o];
-  const Flit f = out.send;
+  Flit& sent = cioq_ ? out.send : pipe_at(o, now_);
+  const Flit f = sent;
   if (f.valid() && f.head && hooks_) {
     // CIOQ: the output queue with the departing head flit still counted; otherwise the
     // downstream buffer as the credits see it.
@@ -654,6 +675,11 @@ void Router::commit_port(PortId o, bool watch) {
     if (g >= 0 || !out.gives.empty())
       ok = out.arbiter.commit(g, vc_prio_[f.valid() ? f.vc : 0], out.gives.data(),
                               static_cast<std::uint32_t>(out.gives.size()));
+  } else if (out.gives.size() + out.take.size() <= 1) {
+    // One give or one take (the common case): that counter's commit alone.
+    if (!out.gives.empty()) ok = out.credits[out.gives[0]].commit(1, false);
+    else if (!out.take.empty()) ok = out.credits[out.take[0]].commit(0, true);
+    out.take.clear();
   } else {
     // Each touched counter commits once with all its gives and its take of this cycle.
     for (const VcId v : out.gives) ++give_count_[v];
@@ -692,7 +718,7 @@ void Router::commit_port(PortId o, bool watch) {
     counters_.last_progress = now_;
     if (f.tail && hooks_) hooks_->on_output_tail(*this, env_.packets[f.packet], o);
   }
-  out.send = Flit{};
+  sent = Flit{};
   // An exact channel's flit is cleared next cycle; otherwise nothing changes on this port until new work.
   if (!exact_ || !out.last_written.valid()) out_dirty_.erase(o);
 }
@@ -890,9 +916,13 @@ void Router::dump_state(std::ostream& os) const {
   for (std::size_t o = 0; o < ports_.size(); ++o) {
     const OutputPort& out = ports_[o];
     if (!out.spec.connected()) continue;
-    for (std::size_t k = 0; k < out.traversal.size(); ++k)
-      os << "  out " << o << " switch traversal: " << out.traversal[k].second << " due at " << out.traversal[k].first << ", "
-         << pkt(out.traversal[k].second.packet) << "\n";
+    auto crossing = [&](const Flit& f, Cycle due) {
+      os << "  out " << o << " switch traversal: " << f << " due at " << due << ", " << pkt(f.packet) << "\n";
+    };
+    for (std::size_t k = 0; k < out.traversal.size(); ++k) crossing(out.traversal[k].second, out.traversal[k].first);
+    if (!cioq_)
+      for (Cycle due = now_; due <= now_ + pipe_mask_; ++due)
+        if (pipe_at(static_cast<PortId>(o), due).valid()) crossing(pipe_at(static_cast<PortId>(o), due), due);
     if (on_wire(out))
       os << "  out " << o << " wire: " << out.last_written << " (written at the last edge), " << pkt(out.last_written.packet) << "\n";
     for (std::size_t k = 0; k < out.credit_link.size(); ++k)
@@ -949,6 +979,7 @@ void Router::mark_held(std::vector<char>& held) const {
       for (std::int32_t i = in.queues[qi].head; i >= 0; i = ivc.slots[i].next) mark(ivc.slots[i].flit);
     }
   }
+  for (const Flit& f : pipe_) mark(f);
   for (const OutputPort& out : ports_) {
     for (std::size_t k = 0; k < out.traversal.size(); ++k) mark(out.traversal[k].second);
     for (const OutputVc& ov : out.vcs)

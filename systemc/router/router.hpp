@@ -209,11 +209,11 @@ class Router final : public sc_core::sc_module,
     blocks::OutputArbiterSlot arbiter;               // CIOQ: link arbiter + credit counters
     std::vector<blocks::CreditCounterSlot> credits;  // input-queued: credit counters
     std::vector<VcId> take;                      // IQ: VCs that took a credit this cycle
-    Ring<std::pair<Cycle, Flit>> traversal;      // granted flits crossing the switch
+    Ring<std::pair<Cycle, Flit>> traversal;      // CIOQ: granted flits crossing the switch
     Ring<std::pair<Cycle, CreditLanes>> credit_link;  // sampled credits not yet due
     std::vector<std::uint16_t> gives;            // credits due this cycle (VC per credit)
     std::uint32_t oq_flits = 0;
-    Flit send;                                   // flit to write this cycle
+    Flit send;                                   // CIOQ: flit to write this cycle
     Flit last_written;                           // the last value written (exact: the channel's value)
     Cycle written_at = 0;                        // cycle last_written was written
     std::uint8_t credit_taken = 0;               // seq of the last credit lanes taken from the channel
@@ -235,6 +235,18 @@ class Router final : public sc_core::sc_module,
   void va_unwait(Queue& q);
   void allocate_switch();
   void traverse();
+  // Input-queued: this cycle's switch traversals reach their outputs (the pipe, below).
+  void reach_outputs() {
+    const std::size_t slot = now_ & pipe_mask_;
+    const std::uint32_t n = pipe_count_[slot];
+    if (n == 0) return;
+    in_traversal_ -= n;
+    buffered_ -= n;
+    pipe_count_[slot] = 0;
+    out_dirty_.take(&pipe_due_[slot * out_dirty_.words()]);
+  }
+  Flit& pipe_at(PortId o, Cycle due) { return pipe_[o * (pipe_mask_ + 1) + (due & pipe_mask_)]; }
+  const Flit& pipe_at(PortId o, Cycle due) const { return pipe_[o * (pipe_mask_ + 1) + (due & pipe_mask_)]; }
   void arbitrate_links();
   void commit_and_write();
   void commit_port(PortId o, bool watch);
@@ -290,6 +302,7 @@ class Router final : public sc_core::sc_module,
   std::uint32_t vcs_per_level_;
   std::uint32_t queues_per_vc_;
   bool voq_, cioq_, vct_;
+  unsigned num_prio_ = 1;  // priority levels of the switch allocator (vnet priorities)
   blocks::SwitchAllocatorSlot allocator_;
   RngStream rng_;
   std::unique_ptr<RoutingState> route_state_;  // the routing function's state for this router (or none)
@@ -324,7 +337,17 @@ class Router final : public sc_core::sc_module,
   std::vector<PortId> connected_;  // connected ports, ascending
   ActiveSet out_dirty_;     // outputs with a flit to send, credits due, a take, or a flit on the wire to clear
   ActiveSet credit_dirty_;  // inputs with credits to return or a credit on the wire to clear
-  ActiveSet trav_pending_;  // outputs with flits crossing the switch
+  ActiveSet trav_pending_;  // CIOQ: outputs with flits crossing the switch
+  // Input-queued: a flit that wins the switch at cycle g is written on its output at g + sw_alloc
+  // + traversal; one output takes at most one flit per cycle, so the flits crossing the switch
+  // are kept per output and due cycle modulo the pipe's length (pipe_mask_ + 1, a power of two
+  // above that delay), and that cycle's visit of the output (commit_port) writes it: no traversal
+  // queue and no visit of its own. pipe_due_: per slot, the outputs with a flit due (words of
+  // out_dirty_); pipe_count_: their number.
+  std::vector<Flit> pipe_;  // port * (pipe_mask_ + 1) + due % (pipe_mask_ + 1)
+  std::vector<std::uint64_t> pipe_due_;
+  std::vector<std::uint32_t> pipe_count_;
+  std::size_t pipe_mask_ = 0;
   // The current value of each input channel (sc_signal keeps it at a fixed address), read
   // without a virtual call.
   std::vector<const Flit*> flit_in_val_;
@@ -342,6 +365,7 @@ class Router final : public sc_core::sc_module,
   }
   std::uint64_t link_entries_ = 0;  // flits and credits in the input links' delay lines
   bool idle_ = false;               // quiescent() after the last evaluation, no hooks, not traced
+  bool started_ = false;            // evaluated once (now_ then advances by one per evaluation)
   bool exact_ = true;               // set_exact_channels
   // Bound channel interfaces, cached after elaboration (port access is on the hot path).
   std::vector<const sc_core::sc_signal_in_if<Flit>*> flit_in_if_;
