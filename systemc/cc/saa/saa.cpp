@@ -177,47 +177,51 @@ class SaaRouter final : public RouterHooks {
 class PsPacer final : public InjectionPolicy {
  public:
   using Start = Params::PsStart;
-  PsPacer(std::uint32_t nodes, Start start)
-      : start_(start), ready_(nodes, false), fresh_(nodes, false), rate_(nodes, 0.0), vtime_(nodes, 0.0),
-        ready_bit_(nodes, 0), rate_q16_(nodes, 0), vtime_cycles_(nodes, 0) {}
+  PsPacer(std::uint32_t nodes, Start start) : start_(start), nodes_(nodes) {}
   void set_ready(NodeId dst, bool ready) override {
-    if (ready_[dst] == ready) return;
-    ready_[dst] = ready;
-    ready_bit_[dst] = ready;
-    if (ready && fresh_[dst]) {
+    Slot& s = slots_[dst];
+    if (s.ready == ready) return;
+    s.ready = ready;
+    s.ready_bit = ready;
+    if (ready && s.fresh) {
       // A flow's first packet: it joins at the least virtual time of the flows already sending
       // (0 if none), as if it had sent at its rate since then; starting at 0 would let it take
       // every slot of the source until it caught up with flows that started before it.
-      fresh_[dst] = false;
-      vtime_[dst] = 0.0;
+      s.fresh = false;
+      s.vtime = 0.0;
       if (start_ == Start::Join && !list_.empty()) {
-        vtime_[dst] = vtime_[list_.front()];
-        for (NodeId d : list_) vtime_[dst] = std::min(vtime_[dst], vtime_[d]);
+        s.vtime = list_.front().second->vtime;
+        for (const auto& [d, o] : list_) s.vtime = std::min(s.vtime, o->vtime);
       }
-      vtime_cycles_[dst] = static_cast<std::uint64_t>(vtime_[dst]);
+      s.vtime_cycles = static_cast<std::uint64_t>(s.vtime);
     }
-    if (ready) list_.push_back(dst);
-    else list_.erase(std::find(list_.begin(), list_.end(), dst));
+    if (ready) list_.emplace_back(dst, &s);
+    else list_.erase(std::find_if(list_.begin(), list_.end(), [dst](const auto& e) { return e.first == dst; }));
   }
   void set_rate(NodeId dst, double r) {  // V is kept (notes 1.5 [CHOICE])
-    rate_[dst] = r;
-    rate_q16_[dst] = static_cast<std::uint32_t>(r * 65536.0 + 0.5);
+    Slot& s = slots_[dst];
+    s.rate = r;
+    s.rate_q16 = static_cast<std::uint32_t>(r * 65536.0 + 0.5);
   }
-  void reset(NodeId dst) { fresh_[dst] = true; }
+  void reset(NodeId dst) { slots_[dst].fresh = true; }
   int pick(Cycle now) const override {
     if (static_cast<double>(now) < next_) return -1;
     int best = -1;
-    for (NodeId d : list_)
-      if (rate_[d] > 0 && (best < 0 || vtime_[d] < vtime_[best] || (vtime_[d] == vtime_[best] && d < static_cast<NodeId>(best))))
+    double best_v = 0.0;
+    for (const auto& [d, s] : list_)
+      if (s->rate > 0 && (best < 0 || s->vtime < best_v || (s->vtime == best_v && d < static_cast<NodeId>(best)))) {
         best = static_cast<int>(d);
+        best_v = s->vtime;
+      }
     return best;
   }
   void commit(Cycle now, int granted, std::uint32_t flits) override {
     if (granted < 0) return;
-    vtime_[granted] += flits / rate_[granted];
-    vtime_cycles_[granted] = static_cast<std::uint64_t>(vtime_[granted]);
-    double total = ready_[granted] ? 0.0 : rate_[granted];
-    for (NodeId d : list_) total += rate_[d];
+    Slot& g = slots_.at(static_cast<NodeId>(granted));
+    g.vtime += flits / g.rate;
+    g.vtime_cycles = static_cast<std::uint64_t>(g.vtime);
+    double total = g.ready ? 0.0 : g.rate;
+    for (const auto& e : list_) total += e.second->rate;
     // Sent on time (within the cycle the period ended in): the next period follows on; later
     // (back-pressure): it restarts from now, without compensating (section 6.2).
     const double base = static_cast<double>(now) - next_ < 1.0 ? std::max(next_, 0.0) : static_cast<double>(now);
@@ -225,27 +229,36 @@ class PsPacer final : public InjectionPolicy {
     next_tx_ = static_cast<std::uint64_t>(std::ceil(next_));
   }
   // Waveforms: the next send slot, and per destination (flow) its rate (65536 = line rate), its
-  // virtual time V = D / r (cycles) and whether it has a packet to send.
+  // virtual time V = D / r (cycles) and whether it has a packet to send. Tracing gives every
+  // destination a slot (an idle one changes nothing).
   void trace(TraceSink& sink) override {
     sink.value(next_tx_, "saa.ps.next_tx");
-    for (NodeId d = 0; d < rate_.size(); ++d) {
+    for (NodeId d = 0; d < nodes_; ++d) {
+      Slot& s = slots_[d];
       const std::string f = "saa.ps.flow_" + std::to_string(d);
-      sink.value(rate_q16_[d], f + ".rate_q16", 17);
-      sink.value(vtime_cycles_[d], f + ".vtime");
-      sink.value(ready_bit_[d], f + ".ready", 1);
+      sink.value(s.rate_q16, f + ".rate_q16", 17);
+      sink.value(s.vtime_cycles, f + ".vtime");
+      sink.value(s.ready_bit, f + ".ready", 1);
     }
   }
 
  private:
+  // Per destination the source has sent to (a flow at a time): sparse, since a source talks to
+  // few of the N nodes and N^2 dense state does not fit at 4096 nodes. std::unordered_map keeps
+  // references valid on insertion, which list_ and the trace sink rely on.
+  struct Slot {
+    bool ready = false, fresh = false;
+    double rate = 0.0, vtime = 0.0;  // r_f (fraction of line rate), V = D / r (cycles)
+    // The traced copies of the state above (integers, for the VCD).
+    std::uint32_t ready_bit = 0, rate_q16 = 0;
+    std::uint64_t vtime_cycles = 0;
+  };
   Start start_;
-  std::vector<bool> ready_, fresh_;
-  std::vector<double> rate_, vtime_;
-  std::vector<NodeId> list_;  // ready destinations
+  std::uint32_t nodes_;
+  std::unordered_map<NodeId, Slot> slots_;
+  std::vector<std::pair<NodeId, Slot*>> list_;  // ready destinations, in the order they became ready
   double next_ = 0.0;
-  // The traced copies of the state above (integers, for the VCD).
-  std::vector<std::uint32_t> ready_bit_, rate_q16_;
-  std::vector<std::uint64_t> vtime_cycles_;
-  std::uint64_t next_tx_ = 0;
+  std::uint64_t next_tx_ = 0;  // traced: ceil(next_)
 };
 
 // ---- NIC: flow life cycle at the source, completion at the destination -------------------------
@@ -253,7 +266,7 @@ class PsPacer final : public InjectionPolicy {
 class SaaNic final : public NicHooks {
  public:
   SaaNic(NicApi& api, CounterSet& c, const Params& p, const Kinds& k)
-      : p_(p), k_(k), circuits_(p.adaptive || p.rates), flows_(api.num_nodes()),
+      : p_(p), k_(k), circuits_(p.adaptive || p.rates), nodes_(api.num_nodes()),
         pacer_(p.rates ? std::make_unique<PsPacer>(api.num_nodes(), p.ps_start) : nullptr), probes_(c.counter("probes")),
         flows_done_(c.counter("flows_completed")), completion_max_(c.counter("flow_completion_max", CounterSet::Merge::Max)),
         completion_sum_(c.counter("flow_completion_sum")), span_max_(c.counter("flow_span_max", CounterSet::Merge::Max)),
@@ -263,11 +276,12 @@ class SaaNic final : public NicHooks {
   InjectionPolicy* injection_policy() override { return pacer_.get(); }
 
   // Waveforms: the W_l of the injection link (the source's announced flows) and, per destination,
-  // the flow's W_f (its rate is w_f / W_f; 0 before its setup returns) and weight w_f.
+  // the flow's W_f (its rate is w_f / W_f; 0 before its setup returns) and weight w_f. Tracing
+  // gives every destination an (idle) entry.
   void trace(TraceSink& sink) override {
     if (!circuits_) return;
     sink.value(injection_.weight_ref(), "saa.w_injection");
-    for (NodeId d = 0; d < flows_.size(); ++d) {
+    for (NodeId d = 0; d < nodes_; ++d) {
       sink.value(flows_[d].max_weight, "saa.flow_" + std::to_string(d) + ".W_f");
       sink.value(flows_[d].weight, "saa.flow_" + std::to_string(d) + ".w_f");
     }
@@ -314,8 +328,10 @@ class SaaNic final : public NicHooks {
       return;
     }
     const NodeId dst = p.src;
-    Flow& f = flows_[dst];
-    if (!circuits_ || p.message != f.message) return;
+    if (!circuits_) return;
+    const auto it = flows_.find(dst);
+    if (it == flows_.end() || p.message != it->second.message) return;
+    Flow& f = it->second;
     if (p.kind == k_.setup_return) {
       f.outstanding = false;
       f.state = State::Active;
@@ -430,7 +446,11 @@ class SaaNic final : public NicHooks {
   const Params& p_;
   Kinds k_;
   bool circuits_;
-  std::vector<Flow> flows_;  // per destination
+  std::uint32_t nodes_;
+  // Per destination this source has sent to: sparse (a source talks to few of the N nodes; dense,
+  // N^2 entries with a std::deque each took 13 GB at 4096 nodes). References stay valid on
+  // insertion (the trace sink holds some).
+  std::unordered_map<NodeId, Flow> flows_;
   std::unique_ptr<PsPacer> pacer_;
   std::vector<NodeId> starting_, probing_;
   std::unordered_map<MessageId, Received> received_;
