@@ -60,6 +60,14 @@ TEST_CASE("Paper 004 communication phase: nc, ar, saa, saa_ar complete with thei
       // the largest W_l ever held is W of the routes set up).
       CHECK(cc(s, "flow_completion_max") >= cc(s, "w_peak"));
     }
+    if (std::string(m) == "saa" || std::string(m) == "saa_ar") {
+      // R11: every W_f is final within a probe in flight plus one probe round trip of the last
+      // announcement (a setup reaching its destination), and none falls while probes run.
+      CHECK(cc(s, "announce_last") > 0);
+      CHECK(cc(s, "wf_raise_last") > cc(s, "announce_last"));
+      CHECK(cc(s, "wf_raise_last") - cc(s, "announce_last") <= 2 * cc(s, "probe_rtt_max"));
+      CHECK(cc(s, "wf_drops") == 0);
+    }
     runs[m] = s;
   }
   // Adaptive setup with horizontal links lowers W below that of the static d-mod-k routes.

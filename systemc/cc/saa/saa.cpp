@@ -271,7 +271,10 @@ class SaaNic final : public NicHooks {
         flows_done_(c.counter("flows_completed")), completion_max_(c.counter("flow_completion_max", CounterSet::Merge::Max)),
         completion_sum_(c.counter("flow_completion_sum")), span_max_(c.counter("flow_span_max", CounterSet::Merge::Max)),
         out_of_order_(c.counter("out_of_order")),
-        circuits_open_(c.counter("circuits_open")), w_inj_peak_(c.counter("w_injection_peak", CounterSet::Merge::Max)) {}
+        circuits_open_(c.counter("circuits_open")), w_inj_peak_(c.counter("w_injection_peak", CounterSet::Merge::Max)),
+        announce_last_(c.counter("announce_last", CounterSet::Merge::Max)),
+        wf_raise_last_(c.counter("wf_raise_last", CounterSet::Merge::Max)), wf_drops_(c.counter("wf_drops")),
+        probe_rtt_max_(c.counter("probe_rtt_max", CounterSet::Merge::Max)) {}
 
   InjectionPolicy* injection_policy() override { return pacer_.get(); }
 
@@ -323,6 +326,7 @@ class SaaNic final : public NicHooks {
 
   void on_control(NicApi& api, const Packet& p) override {
     if (p.kind == k_.setup || p.kind == k_.probe || p.kind == k_.teardown) {  // destination: answer
+      if (p.kind == k_.setup) announce_last_ = std::max<std::uint64_t>(announce_last_, api.now());  // R11: on every link
       const PacketKind back = p.kind == k_.setup ? k_.setup_return : p.kind == k_.probe ? k_.probe_return : k_.teardown_return;
       send(api, back, p.src, p.message, p.payload[kWeight], p.payload[kMaxWeight]);
       return;
@@ -336,14 +340,15 @@ class SaaNic final : public NicHooks {
       f.outstanding = false;
       f.state = State::Active;
       ++circuits_open_;
-      update(f, dst, p.payload[kMaxWeight]);
+      update(api, f, dst, p.payload[kMaxWeight]);
       if (!p_.rates || !p_.wait_for_stable) api.hold(dst, api.now());
       f.probe_at = api.now() + p_.probe_gap;
       if (p_.rates && f.stable < p_.probe_stable) probing_.push_back(dst);
     } else if (p.kind == k_.probe_return) {
       f.outstanding = false;
       const bool same = p.payload[kMaxWeight] == f.max_weight;
-      update(f, dst, p.payload[kMaxWeight]);
+      probe_rtt_max_ = std::max<std::uint64_t>(probe_rtt_max_, api.now() - f.probe_sent);
+      update(api, f, dst, p.payload[kMaxWeight]);
       f.stable = same ? f.stable + 1 : 0;
       f.probe_at = api.now() + p_.probe_gap;
       if (f.stable >= p_.probe_stable && p_.wait_for_stable && !f.fin) api.hold(dst, api.now());
@@ -394,6 +399,7 @@ class SaaNic final : public NicHooks {
         probing_.pop_back();
       } else if (api.now() >= f.probe_at) {
         f.outstanding = true;
+        f.probe_sent = api.now();
         ++probes_;
         send(api, k_.probe, d, f.message, f.weight, injection_.weight());
         probing_[i] = probing_.back();
@@ -415,13 +421,18 @@ class SaaNic final : public NicHooks {
     bool fin = false;          // the destination has the whole flow
     std::uint32_t stable = 0;  // probes in a row that returned the same W_f
     Cycle probe_at = 0;
+    Cycle probe_sent = 0;  // when the outstanding probe left
   };
   struct Received {
     std::uint32_t packets = 0, next = 0;
     Cycle first = 0;  // when the first packet began to arrive (the destination's view of the flow's start)
   };
 
-  void update(Flow& f, NodeId dst, std::uint64_t max_weight) {
+  // A new W_f for the flow (from its setup's or a probe's return). R11's counters: the last time
+  // any source's W_f rose (0 -> the setup's estimate included) and how often one fell.
+  void update(NicApi& api, Flow& f, NodeId dst, std::uint64_t max_weight) {
+    if (max_weight > f.max_weight) wf_raise_last_ = std::max<std::uint64_t>(wf_raise_last_, api.now());
+    if (max_weight < f.max_weight) ++wf_drops_;
     f.max_weight = max_weight;
     if (pacer_) pacer_->set_rate(dst, max_weight == 0 ? 1.0 : std::min(1.0, double(f.weight) / double(max_weight)));
   }
@@ -456,6 +467,7 @@ class SaaNic final : public NicHooks {
   std::unordered_map<MessageId, Received> received_;
   blocks::SaaLinkUnit injection_ = make_link_unit();  // W_l of the injection link (the source's announced flows)
   std::uint64_t &probes_, &flows_done_, &completion_max_, &completion_sum_, &span_max_, &out_of_order_, &circuits_open_, &w_inj_peak_;
+  std::uint64_t &announce_last_, &wf_raise_last_, &wf_drops_, &probe_rtt_max_;
 };
 
 class Saa final : public Mechanism {
