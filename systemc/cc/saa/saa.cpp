@@ -177,7 +177,7 @@ class SaaRouter final : public RouterHooks {
 class PsPacer final : public InjectionPolicy {
  public:
   using Start = Params::PsStart;
-  PsPacer(std::uint32_t nodes, Start start) : start_(start), nodes_(nodes) {}
+  PsPacer(std::uint32_t nodes, Start start, bool fixed) : start_(start), fixed_(fixed), nodes_(nodes) {}
   void set_ready(NodeId dst, bool ready) override {
     Slot& s = slots_[dst];
     if (s.ready == ready) return;
@@ -189,35 +189,50 @@ class PsPacer final : public InjectionPolicy {
       // every slot of the source until it caught up with flows that started before it.
       s.fresh = false;
       s.vtime = 0.0;
+      s.vtime_q = 0;
       if (start_ == Start::Join && !list_.empty()) {
         s.vtime = list_.front().second->vtime;
-        for (const auto& [d, o] : list_) s.vtime = std::min(s.vtime, o->vtime);
+        s.vtime_q = list_.front().second->vtime_q;
+        for (const auto& [d, o] : list_) {
+          s.vtime = std::min(s.vtime, o->vtime);
+          s.vtime_q = std::min(s.vtime_q, o->vtime_q);
+        }
       }
-      s.vtime_cycles = static_cast<std::uint64_t>(s.vtime);
+      s.vtime_cycles = fixed_ ? s.vtime_q >> kFrac : static_cast<std::uint64_t>(s.vtime);
     }
     if (ready) list_.emplace_back(dst, &s);
     else list_.erase(std::find_if(list_.begin(), list_.end(), [dst](const auto& e) { return e.first == dst; }));
   }
-  void set_rate(NodeId dst, double r) {  // V is kept (notes 1.5 [CHOICE])
+  // V is kept (notes 1.5 [CHOICE]). Fixed point: the rate quantised to Q16, at least 1 LSB.
+  void set_rate(NodeId dst, double r) {
     Slot& s = slots_[dst];
     s.rate = r;
     s.rate_q16 = static_cast<std::uint32_t>(r * 65536.0 + 0.5);
+    if (fixed_) s.rate_q16 = std::max<std::uint32_t>(s.rate_q16, 1);
   }
   void reset(NodeId dst) { slots_[dst].fresh = true; }
   int pick(Cycle now) const override {
-    if (static_cast<double>(now) < next_) return -1;
+    if (fixed_ ? (now << kFrac) < next_q_ : static_cast<double>(now) < next_) return -1;
     int best = -1;
-    double best_v = 0.0;
-    for (const auto& [d, s] : list_)
-      if (s->rate > 0 && (best < 0 || s->vtime < best_v || (s->vtime == best_v && d < static_cast<NodeId>(best)))) {
+    const Slot* b = nullptr;
+    for (const auto& [d, s] : list_) {
+      if (!(s->rate > 0)) continue;
+      const bool less = fixed_ ? (b == nullptr || s->vtime_q < b->vtime_q || (s->vtime_q == b->vtime_q && d < static_cast<NodeId>(best)))
+                               : (b == nullptr || s->vtime < b->vtime || (s->vtime == b->vtime && d < static_cast<NodeId>(best)));
+      if (less) {
         best = static_cast<int>(d);
-        best_v = s->vtime;
+        b = s;
       }
+    }
     return best;
   }
   void commit(Cycle now, int granted, std::uint32_t flits) override {
     if (granted < 0) return;
     Slot& g = slots_.at(static_cast<NodeId>(granted));
+    if (fixed_) {
+      commit_fixed(now, g, flits);
+      return;
+    }
     g.vtime += flits / g.rate;
     g.vtime_cycles = static_cast<std::uint64_t>(g.vtime);
     double total = g.ready ? 0.0 : g.rate;
@@ -243,22 +258,43 @@ class PsPacer final : public InjectionPolicy {
   }
 
  private:
+  static constexpr unsigned kFrac = 16;  // fixed point: times in cycles with 16 fraction bits
   // Per destination the source has sent to (a flow at a time): sparse, since a source talks to
   // few of the N nodes and N^2 dense state does not fit at 4096 nodes. std::unordered_map keeps
   // references valid on insertion, which list_ and the trace sink rely on.
   struct Slot {
     bool ready = false, fresh = false;
     double rate = 0.0, vtime = 0.0;  // r_f (fraction of line rate), V = D / r (cycles)
-    // The traced copies of the state above (integers, for the VCD).
+    std::uint64_t vtime_q = 0;       // fixed point: V in Q16 cycles
+    // The traced copies of the state above (integers, for the VCD); rate_q16 is also the fixed-point rate.
     std::uint32_t ready_bit = 0, rate_q16 = 0;
     std::uint64_t vtime_cycles = 0;
   };
+  // The same rules in integers, one division each per packet (the source's divider): V += flits /
+  // r rounded to nearest, the period flits / R rounded up (so the source never exceeds R), R the
+  // sum of the Q16 rates capped at line rate.
+  void commit_fixed(Cycle now, Slot& g, std::uint32_t flits) {
+    const std::uint64_t work = std::uint64_t{flits} << (2 * kFrac);  // flits in Q32, / a Q16 rate = Q16 cycles
+    g.vtime_q += (work + g.rate_q16 / 2) / g.rate_q16;
+    g.vtime_cycles = g.vtime_q >> kFrac;
+    std::uint64_t total = g.ready ? 0 : g.rate_q16;
+    for (const auto& e : list_) total += e.second->rate_q16;
+    total = std::min<std::uint64_t>(total, std::uint64_t{1} << kFrac);
+    const std::uint64_t period = (work + total - 1) / total;
+    const std::uint64_t now_q = now << kFrac;
+    const std::uint64_t base = now_q < next_q_ + (std::uint64_t{1} << kFrac) ? next_q_ : now_q;
+    next_q_ = base + period;
+    next_tx_ = (next_q_ + (std::uint64_t{1} << kFrac) - 1) >> kFrac;
+  }
+
   Start start_;
+  bool fixed_;
   std::uint32_t nodes_;
   std::unordered_map<NodeId, Slot> slots_;
   std::vector<std::pair<NodeId, Slot*>> list_;  // ready destinations, in the order they became ready
   double next_ = 0.0;
-  std::uint64_t next_tx_ = 0;  // traced: ceil(next_)
+  std::uint64_t next_q_ = 0;   // fixed point: the next send time, Q16 cycles
+  std::uint64_t next_tx_ = 0;  // traced: the next send time rounded up to a cycle
 };
 
 // ---- NIC: flow life cycle at the source, completion at the destination -------------------------
@@ -267,7 +303,7 @@ class SaaNic final : public NicHooks {
  public:
   SaaNic(NicApi& api, CounterSet& c, const Params& p, const Kinds& k)
       : p_(p), k_(k), circuits_(p.adaptive || p.rates), nodes_(api.num_nodes()),
-        pacer_(p.rates ? std::make_unique<PsPacer>(api.num_nodes(), p.ps_start) : nullptr), probes_(c.counter("probes")),
+        pacer_(p.rates ? std::make_unique<PsPacer>(api.num_nodes(), p.ps_start, p.ps_arith == Params::PsArith::Fixed) : nullptr), probes_(c.counter("probes")),
         flows_done_(c.counter("flows_completed")), completion_max_(c.counter("flow_completion_max", CounterSet::Merge::Max)),
         completion_sum_(c.counter("flow_completion_sum")), span_max_(c.counter("flow_span_max", CounterSet::Merge::Max)),
         out_of_order_(c.counter("out_of_order")),
@@ -535,6 +571,11 @@ struct PresetParams : Params {
                   "PS virtual time of a flow's first packet: the least of the source's sending flows (join: a flow "
                   "whose set-up returns late gets its rate, not the whole source until it catches up) or 0 (zero: "
                   "the paper's Fig. 7 with all flows starting together)")
+          .choice("ps_arith", &Params::ps_arith, Params::PsArith::Float,
+                  {{"float", Params::PsArith::Float}, {"fixed", Params::PsArith::Fixed}},
+                  "PS pacer arithmetic: double-precision virtual and send times (float), or integers with 16 fraction "
+                  "bits, the rate quantised to Q16 and its reciprocal taken once per rate change (fixed: what an RTL pacer "
+                  "computes)")
           .field("probe_gap", &Params::probe_gap, Cycle{0},
                  "cycles from a probe's (or the setup's) return to the next probe (0: at once, one RTT apart)")
           .field("wait_for_stable", &Params::wait_for_stable, false,
