@@ -574,8 +574,8 @@ struct PresetParams : Params {
           .choice("ps_arith", &Params::ps_arith, Params::PsArith::Float,
                   {{"float", Params::PsArith::Float}, {"fixed", Params::PsArith::Fixed}},
                   "PS pacer arithmetic: double-precision virtual and send times (float), or integers with 16 fraction "
-                  "bits, the rate quantised to Q16 and its reciprocal taken once per rate change (fixed: what an RTL pacer "
-                  "computes)")
+                  "bits: the rate quantised to Q16, one division per packet for V and the period, the period rounded up "
+                  "(fixed: what an RTL pacer computes)")
           .field("probe_gap", &Params::probe_gap, Cycle{0},
                  "cycles from a probe's (or the setup's) return to the next probe (0: at once, one RTT apart)")
           .field("wait_for_stable", &Params::wait_for_stable, false,
