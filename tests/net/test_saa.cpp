@@ -74,6 +74,8 @@ TEST_CASE("Paper 004 communication phase: nc, ar, saa, saa_ar complete with thei
   CHECK(cc(runs["ar"], "w_peak") < cc(runs["saa"], "w_peak"));
   CHECK(cc(runs["saa_ar"], "w_peak") < cc(runs["saa"], "w_peak"));
   CHECK(cc(runs["saa"], "setups_off_default") == 0);
+  CHECK(cc(runs["saa"], "setup_hops_max") == 4);  // d-mod-k: minimal, up to a root and down (2 (n - 1))
+  CHECK(cc(runs["ar"], "setup_hops_max") >= 4);
   CHECK(cc(runs["saa_ar"], "setups_off_default") > 0);
   CHECK(cc(runs["saa"], "probes") > 0);
   CHECK(cc(runs["ar"], "probes") == 0);

@@ -310,7 +310,8 @@ class SaaNic final : public NicHooks {
         circuits_open_(c.counter("circuits_open")), w_inj_peak_(c.counter("w_injection_peak", CounterSet::Merge::Max)),
         announce_last_(c.counter("announce_last", CounterSet::Merge::Max)),
         wf_raise_last_(c.counter("wf_raise_last", CounterSet::Merge::Max)), wf_drops_(c.counter("wf_drops")),
-        probe_rtt_max_(c.counter("probe_rtt_max", CounterSet::Merge::Max)) {}
+        probe_rtt_max_(c.counter("probe_rtt_max", CounterSet::Merge::Max)),
+        setup_hops_max_(c.counter("setup_hops_max", CounterSet::Merge::Max)) {}
 
   InjectionPolicy* injection_policy() override { return pacer_.get(); }
 
@@ -362,7 +363,10 @@ class SaaNic final : public NicHooks {
 
   void on_control(NicApi& api, const Packet& p) override {
     if (p.kind == k_.setup || p.kind == k_.probe || p.kind == k_.teardown) {  // destination: answer
-      if (p.kind == k_.setup) announce_last_ = std::max<std::uint64_t>(announce_last_, api.now());  // R11: on every link
+      if (p.kind == k_.setup) {  // R11: the announcement is on every link of the path
+        announce_last_ = std::max<std::uint64_t>(announce_last_, api.now());
+        setup_hops_max_ = std::max<std::uint64_t>(setup_hops_max_, p.hops);
+      }
       const PacketKind back = p.kind == k_.setup ? k_.setup_return : p.kind == k_.probe ? k_.probe_return : k_.teardown_return;
       send(api, back, p.src, p.message, p.payload[kWeight], p.payload[kMaxWeight]);
       return;
@@ -503,7 +507,7 @@ class SaaNic final : public NicHooks {
   std::unordered_map<MessageId, Received> received_;
   blocks::SaaLinkUnit injection_ = make_link_unit();  // W_l of the injection link (the source's announced flows)
   std::uint64_t &probes_, &flows_done_, &completion_max_, &completion_sum_, &span_max_, &out_of_order_, &circuits_open_, &w_inj_peak_;
-  std::uint64_t &announce_last_, &wf_raise_last_, &wf_drops_, &probe_rtt_max_;
+  std::uint64_t &announce_last_, &wf_raise_last_, &wf_drops_, &probe_rtt_max_, &setup_hops_max_;
 };
 
 class Saa final : public Mechanism {
