@@ -60,12 +60,22 @@ TEST_CASE("Paper 004 communication phase: nc, ar, saa, saa_ar complete with thei
       // the largest W_l ever held is W of the routes set up).
       CHECK(cc(s, "flow_completion_max") >= cc(s, "w_peak"));
     }
+    if (std::string(m) == "saa" || std::string(m) == "saa_ar") {
+      // R11: every W_f is final within a probe in flight plus one probe round trip of the last
+      // announcement (a setup reaching its destination), and none falls while probes run.
+      CHECK(cc(s, "announce_last") > 0);
+      CHECK(cc(s, "wf_raise_last") > cc(s, "announce_last"));
+      CHECK(cc(s, "wf_raise_last") - cc(s, "announce_last") <= 2 * cc(s, "probe_rtt_max"));
+      CHECK(cc(s, "wf_drops") == 0);
+    }
     runs[m] = s;
   }
   // Adaptive setup with horizontal links lowers W below that of the static d-mod-k routes.
   CHECK(cc(runs["ar"], "w_peak") < cc(runs["saa"], "w_peak"));
   CHECK(cc(runs["saa_ar"], "w_peak") < cc(runs["saa"], "w_peak"));
   CHECK(cc(runs["saa"], "setups_off_default") == 0);
+  CHECK(cc(runs["saa"], "setup_hops_max") == 4);  // d-mod-k: minimal, up to a root and down (2 (n - 1))
+  CHECK(cc(runs["ar"], "setup_hops_max") >= 4);
   CHECK(cc(runs["saa_ar"], "setups_off_default") > 0);
   CHECK(cc(runs["saa"], "probes") > 0);
   CHECK(cc(runs["ar"], "probes") == 0);

@@ -10,7 +10,8 @@
 //   saa_routes --k 16 --n 3 --perms 100 [--seed 1] [--widths 0,1,2]
 //
 // Prints one line per routing: the mean over permutations of the per-permutation maximum and mean
-// contention, the mean path length in links, and the switch ports (down, up and horizontal).
+// contention, the mean path length in links, the switch ports (down, up and horizontal), and the
+// longest path of any flow (links).
 // scripts/saa_experiment (routing) runs it and compares with the paper (docs/mechanisms/saa.md).
 #include <algorithm>
 #include <cstdio>
@@ -54,7 +55,7 @@ class TreeRouter : public test::FakeRouter {
 };
 
 struct Result {
-  double max_contention = 0, mean_contention = 0, path_links = 0;
+  double max_contention = 0, mean_contention = 0, path_links = 0, path_links_max = 0;
 };
 
 // One routing on one topology over `perms` permutations (drawn from `seed`, the same for every
@@ -130,6 +131,7 @@ Result evaluate(const MultistageTopology& topo, const std::string& cc, std::uint
       max_c = std::max<double>(max_c, c);
       sum_c += c;
       links += static_cast<double>(path[s].size()) + 1;  // + the injection link
+      res.path_links_max = std::max<double>(res.path_links_max, static_cast<double>(path[s].size()) + 1);
     }
     res.max_contention += max_c / perms;
     res.mean_contention += sum_c / nodes / perms;
@@ -187,10 +189,10 @@ int sc_main(int argc, char** argv) {
     const std::uint64_t base_ports = switch_ports(tree);
     std::printf("# %u-ary %u-tree, %u nodes, %u permutations (seed %llu); contention = most flows on a link of the flow's path\n",
                 k, n, tree.num_nodes(), perms, static_cast<unsigned long long>(seed));
-    std::printf("routing width max_contention mean_contention path_links switch_ports extra_ports\n");
+    std::printf("routing width max_contention mean_contention path_links switch_ports extra_ports path_links_max\n");
     const auto line = [&](const char* name, std::uint32_t w, const Result& r, std::uint64_t ports) {
-      std::printf("%s %u %.4f %.4f %.4f %llu %.4f\n", name, w, r.max_contention, r.mean_contention, r.path_links,
-                  static_cast<unsigned long long>(ports), double(ports - base_ports) / double(base_ports));
+      std::printf("%s %u %.4f %.4f %.4f %llu %.4f %.0f\n", name, w, r.max_contention, r.mean_contention, r.path_links,
+                  static_cast<unsigned long long>(ports), double(ports - base_ports) / double(base_ports), r.path_links_max);
       std::fflush(stdout);
     };
     line("static", 0, evaluate(tree, "{mechanism: saa}", perms, seed), base_ports);

@@ -244,63 +244,105 @@ TEST_CASE("Adaptive path setup: the up port with the fewest flows, recorded per 
   CHECK_NOTHROW(flat.make("{mechanism: saa}"));
 }
 
-TEST_CASE("SAA source: setup before data, rate w_f / W_f, PS pacing one packet per d_p / R, least D/r first", "[saa]") {
-  test::FakeNetwork net(4, false);
-  auto mech = net.make("{mechanism: saa, probe_stable: 0}");
-  test::FakeNic nic(net.packets, 0, 4);
-  nic.vnets = mech.mechanism.get();
-  CounterSet counters;
-  auto hooks = mech->nic_hooks(nic, counters);
-  InjectionPolicy* ps = hooks->injection_policy();
-  REQUIRE(ps);
-  const PacketKind setup = kind(net.packets, "setup"), setup_return = kind(net.packets, "setup_return");
-  // Two flows posted together: to node 1 (200 flits) and node 2 (100 flits).
-  hooks->on_message(nic, MessageInfo{11, 1, 200, 25, 0, 0}, true);
-  hooks->on_message(nic, MessageInfo{12, 2, 100, 13, 0, 0}, true);
-  CHECK(nic.holds.at(1) == kNever);  // no data before the setup returns
-  CHECK(nic.holds.at(2) == kNever);
-  hooks->tick(nic);
-  REQUIRE(nic.sent.size() == 2);
-  CHECK(nic.sent_packet(0).kind == setup);
-  CHECK(nic.sent_packet(0).payload[0] == 200);
-  CHECK(nic.sent_packet(0).payload[1] == 300);  // the injection link's W_l: both flows announced
-  CHECK(nic.sent_packet(0).vnet == 1);          // control vnet
-  // Both return with W_f = 400: rates 1/2 and 1/4, R = 3/4.
-  auto answer = [&](NodeId from, MessageId flow, std::uint64_t wf) {
-    Packet& r = net.packets.allocate();
-    r.kind = setup_return;
-    r.src = from;
-    r.dst = 0;
-    r.message = flow;
-    r.payload[1] = wf;
-    hooks->on_control(nic, r);
-  };
-  answer(1, 11, 400);
-  answer(2, 12, 400);
-  CHECK(nic.holds.at(1) == nic.cycle);  // released
-  CHECK(nic.holds.at(2) == nic.cycle);
-  ps->set_ready(1, true);
-  ps->set_ready(2, true);
-  // 3-flit packets: one every 3 / (3/4) = 4 cycles; flow 1 twice as often as flow 2.
-  std::map<int, int> count;
-  std::vector<Cycle> at;
-  for (Cycle t = 0; t < 120; ++t) {
-    const int g = ps->pick(t);
-    if (g >= 0) {
-      ++count[g];
-      at.push_back(t);
+TEST_CASE("SAA source: setup before data, rate w_f / W_f, PS pacing one packet per d_p / R, least D/r first (float and fixed point)", "[saa]") {
+  // The rates here (1/2, 1/4, R = 3/4) are exact in Q16, so both arithmetics give the same schedule.
+  for (const char* arith : {"float", "fixed"}) {
+    INFO(arith);
+    test::FakeNetwork net(4, false);
+    auto mech = net.make(std::string("{mechanism: saa, probe_stable: 0, ps_arith: ") + arith + "}");
+    test::FakeNic nic(net.packets, 0, 4);
+    nic.vnets = mech.mechanism.get();
+    CounterSet counters;
+    auto hooks = mech->nic_hooks(nic, counters);
+    InjectionPolicy* ps = hooks->injection_policy();
+    REQUIRE(ps);
+    const PacketKind setup = kind(net.packets, "setup"), setup_return = kind(net.packets, "setup_return");
+    // Two flows posted together: to node 1 (200 flits) and node 2 (100 flits).
+    hooks->on_message(nic, MessageInfo{11, 1, 200, 25, 0, 0}, true);
+    hooks->on_message(nic, MessageInfo{12, 2, 100, 13, 0, 0}, true);
+    CHECK(nic.holds.at(1) == kNever);  // no data before the setup returns
+    CHECK(nic.holds.at(2) == kNever);
+    hooks->tick(nic);
+    REQUIRE(nic.sent.size() == 2);
+    CHECK(nic.sent_packet(0).kind == setup);
+    CHECK(nic.sent_packet(0).payload[0] == 200);
+    CHECK(nic.sent_packet(0).payload[1] == 300);  // the injection link's W_l: both flows announced
+    CHECK(nic.sent_packet(0).vnet == 1);          // control vnet
+    // Both return with W_f = 400: rates 1/2 and 1/4, R = 3/4.
+    auto answer = [&](NodeId from, MessageId flow, std::uint64_t wf) {
+      Packet& r = net.packets.allocate();
+      r.kind = setup_return;
+      r.src = from;
+      r.dst = 0;
+      r.message = flow;
+      r.payload[1] = wf;
+      hooks->on_control(nic, r);
+    };
+    answer(1, 11, 400);
+    answer(2, 12, 400);
+    CHECK(nic.holds.at(1) == nic.cycle);  // released
+    CHECK(nic.holds.at(2) == nic.cycle);
+    ps->set_ready(1, true);
+    ps->set_ready(2, true);
+    // 3-flit packets: one every 3 / (3/4) = 4 cycles; flow 1 twice as often as flow 2.
+    std::map<int, int> count;
+    std::vector<Cycle> at;
+    for (Cycle t = 0; t < 120; ++t) {
+      const int g = ps->pick(t);
+      if (g >= 0) {
+        ++count[g];
+        at.push_back(t);
+      }
+      ps->commit(t, g, 3);
     }
-    ps->commit(t, g, 3);
+    REQUIRE(at.size() == 30);
+    for (std::size_t i = 1; i < at.size(); ++i) CHECK(at[i] - at[i - 1] == 4);
+    CHECK(count[1] == 20);
+    CHECK(count[2] == 10);
+    // After a stall the period restarts from the actual send, without catching up.
+    CHECK(ps->pick(130) >= 0);
+    ps->commit(130, ps->pick(130), 3);
+    CHECK(ps->pick(133) < 0);
+    CHECK(ps->pick(134) >= 0);
   }
-  REQUIRE(at.size() == 30);
-  for (std::size_t i = 1; i < at.size(); ++i) CHECK(at[i] - at[i - 1] == 4);
-  CHECK(count[1] == 20);
-  CHECK(count[2] == 10);
-  // After a stall the period restarts from the actual send, without catching up.
-  CHECK(ps->pick(130) >= 0);
-  ps->commit(130, ps->pick(130), 3);
-  CHECK(ps->pick(133) < 0);
-  CHECK(ps->pick(134) >= 0);
+}
+
+TEST_CASE("PS pacing in fixed point: a rate not exact in Q16 never sends early and drifts by at most a cycle", "[saa]") {
+  // One flow of rate 1/3 (W_f = 3 w_f), 1-flit packets: float sends every 3 cycles; fixed point
+  // rounds the rate to 21845 / 65536 and the period up (196612 / 65536 cycles), so 1000 packets
+  // end at most one cycle later, never earlier.
+  std::map<std::string, std::vector<Cycle>> at;
+  for (const char* arith : {"float", "fixed"}) {
+    test::FakeNetwork net(4, false);
+    auto mech = net.make(std::string("{mechanism: saa, probe_stable: 0, ps_arith: ") + arith + "}");
+    test::FakeNic nic(net.packets, 0, 4);
+    nic.vnets = mech.mechanism.get();
+    CounterSet counters;
+    auto hooks = mech->nic_hooks(nic, counters);
+    InjectionPolicy* ps = hooks->injection_policy();
+    REQUIRE(ps);
+    hooks->on_message(nic, MessageInfo{11, 1, 1000, 1000, 0, 0}, true);
+    hooks->tick(nic);
+    Packet& r = net.packets.allocate();
+    r.kind = kind(net.packets, "setup_return");
+    r.src = 1;
+    r.dst = 0;
+    r.message = 11;
+    r.payload[1] = 3000;
+    hooks->on_control(nic, r);
+    ps->set_ready(1, true);
+    for (Cycle t = 0; at[arith].size() < 1000; ++t) {
+      const int g = ps->pick(t);
+      if (g >= 0) at[arith].push_back(t);
+      ps->commit(t, g, 1);
+    }
+  }
+  for (std::size_t i = 0; i < 1000; ++i) {
+    CHECK(at["float"][i] == 3 * i);
+    CHECK(at["fixed"][i] == (i * 196612 + 65535) / 65536);  // ceil(i x the Q16 period), on time
+    CHECK(at["fixed"][i] >= at["float"][i]);
+    CHECK(at["fixed"][i] <= at["float"][i] + 1);
+  }
 }
 
 TEST_CASE("PS pacing: a flow whose setup returns late joins at the least virtual time (ps_start: join)", "[saa]") {

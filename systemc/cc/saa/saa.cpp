@@ -187,47 +187,66 @@ class SaaRouter final : public RouterHooks {
 class PsPacer final : public InjectionPolicy {
  public:
   using Start = Params::PsStart;
-  PsPacer(std::uint32_t nodes, Start start)
-      : start_(start), ready_(nodes, false), fresh_(nodes, false), rate_(nodes, 0.0), vtime_(nodes, 0.0),
-        ready_bit_(nodes, 0), rate_q16_(nodes, 0), vtime_cycles_(nodes, 0) {}
+  PsPacer(std::uint32_t nodes, Start start, bool fixed) : start_(start), fixed_(fixed), nodes_(nodes) {}
   void set_ready(NodeId dst, bool ready) override {
-    if (ready_[dst] == ready) return;
-    ready_[dst] = ready;
-    ready_bit_[dst] = ready;
-    if (ready && fresh_[dst]) {
+    Slot& s = slots_[dst];
+    if (s.ready == ready) return;
+    s.ready = ready;
+    s.ready_bit = ready;
+    if (ready && s.fresh) {
       // A flow's first packet: it joins at the least virtual time of the flows already sending
       // (0 if none), as if it had sent at its rate since then; starting at 0 would let it take
       // every slot of the source until it caught up with flows that started before it.
-      fresh_[dst] = false;
-      vtime_[dst] = 0.0;
+      s.fresh = false;
+      s.vtime = 0.0;
+      s.vtime_q = 0;
       if (start_ == Start::Join && !list_.empty()) {
-        vtime_[dst] = vtime_[list_.front()];
-        for (NodeId d : list_) vtime_[dst] = std::min(vtime_[dst], vtime_[d]);
+        s.vtime = list_.front().second->vtime;
+        s.vtime_q = list_.front().second->vtime_q;
+        for (const auto& [d, o] : list_) {
+          s.vtime = std::min(s.vtime, o->vtime);
+          s.vtime_q = std::min(s.vtime_q, o->vtime_q);
+        }
       }
-      vtime_cycles_[dst] = static_cast<std::uint64_t>(vtime_[dst]);
+      s.vtime_cycles = fixed_ ? s.vtime_q >> kFrac : static_cast<std::uint64_t>(s.vtime);
     }
-    if (ready) list_.push_back(dst);
-    else list_.erase(std::find(list_.begin(), list_.end(), dst));
+    if (ready) list_.emplace_back(dst, &s);
+    else list_.erase(std::find_if(list_.begin(), list_.end(), [dst](const auto& e) { return e.first == dst; }));
   }
-  void set_rate(NodeId dst, double r) {  // V is kept (notes 1.5 [CHOICE])
-    rate_[dst] = r;
-    rate_q16_[dst] = static_cast<std::uint32_t>(r * 65536.0 + 0.5);
+  // V is kept (notes 1.5 [CHOICE]). Fixed point: the rate quantised to Q16, at least 1 LSB.
+  void set_rate(NodeId dst, double r) {
+    Slot& s = slots_[dst];
+    s.rate = r;
+    s.rate_q16 = static_cast<std::uint32_t>(r * 65536.0 + 0.5);
+    if (fixed_) s.rate_q16 = std::max<std::uint32_t>(s.rate_q16, 1);
   }
-  void reset(NodeId dst) { fresh_[dst] = true; }
+  void reset(NodeId dst) { slots_[dst].fresh = true; }
   int pick(Cycle now) const override {
-    if (static_cast<double>(now) < next_) return -1;
+    if (fixed_ ? (now << kFrac) < next_q_ : static_cast<double>(now) < next_) return -1;
     int best = -1;
-    for (NodeId d : list_)
-      if (rate_[d] > 0 && (best < 0 || vtime_[d] < vtime_[best] || (vtime_[d] == vtime_[best] && d < static_cast<NodeId>(best))))
+    const Slot* b = nullptr;
+    for (const auto& [d, s] : list_) {
+      if (!(s->rate > 0)) continue;
+      const bool less = fixed_ ? (b == nullptr || s->vtime_q < b->vtime_q || (s->vtime_q == b->vtime_q && d < static_cast<NodeId>(best)))
+                               : (b == nullptr || s->vtime < b->vtime || (s->vtime == b->vtime && d < static_cast<NodeId>(best)));
+      if (less) {
         best = static_cast<int>(d);
+        b = s;
+      }
+    }
     return best;
   }
   void commit(Cycle now, int granted, std::uint32_t flits) override {
     if (granted < 0) return;
-    vtime_[granted] += flits / rate_[granted];
-    vtime_cycles_[granted] = static_cast<std::uint64_t>(vtime_[granted]);
-    double total = ready_[granted] ? 0.0 : rate_[granted];
-    for (NodeId d : list_) total += rate_[d];
+    Slot& g = slots_.at(static_cast<NodeId>(granted));
+    if (fixed_) {
+      commit_fixed(now, g, flits);
+      return;
+    }
+    g.vtime += flits / g.rate;
+    g.vtime_cycles = static_cast<std::uint64_t>(g.vtime);
+    double total = g.ready ? 0.0 : g.rate;
+    for (const auto& e : list_) total += e.second->rate;
     // Sent on time (within the cycle the period ended in): the next period follows on; later
     // (back-pressure): it restarts from now, without compensating (section 6.2).
     const double base = static_cast<double>(now) - next_ < 1.0 ? std::max(next_, 0.0) : static_cast<double>(now);
@@ -235,27 +254,57 @@ class PsPacer final : public InjectionPolicy {
     next_tx_ = static_cast<std::uint64_t>(std::ceil(next_));
   }
   // Waveforms: the next send slot, and per destination (flow) its rate (65536 = line rate), its
-  // virtual time V = D / r (cycles) and whether it has a packet to send.
+  // virtual time V = D / r (cycles) and whether it has a packet to send. Tracing gives every
+  // destination a slot (an idle one changes nothing).
   void trace(TraceSink& sink) override {
     sink.value(next_tx_, "saa.ps.next_tx");
-    for (NodeId d = 0; d < rate_.size(); ++d) {
+    for (NodeId d = 0; d < nodes_; ++d) {
+      Slot& s = slots_[d];
       const std::string f = "saa.ps.flow_" + std::to_string(d);
-      sink.value(rate_q16_[d], f + ".rate_q16", 17);
-      sink.value(vtime_cycles_[d], f + ".vtime");
-      sink.value(ready_bit_[d], f + ".ready", 1);
+      sink.value(s.rate_q16, f + ".rate_q16", 17);
+      sink.value(s.vtime_cycles, f + ".vtime");
+      sink.value(s.ready_bit, f + ".ready", 1);
     }
   }
 
  private:
+  static constexpr unsigned kFrac = 16;  // fixed point: times in cycles with 16 fraction bits
+  // Per destination the source has sent to (a flow at a time): sparse, since a source talks to
+  // few of the N nodes and N^2 dense state does not fit at 4096 nodes. std::unordered_map keeps
+  // references valid on insertion, which list_ and the trace sink rely on.
+  struct Slot {
+    bool ready = false, fresh = false;
+    double rate = 0.0, vtime = 0.0;  // r_f (fraction of line rate), V = D / r (cycles)
+    std::uint64_t vtime_q = 0;       // fixed point: V in Q16 cycles
+    // The traced copies of the state above (integers, for the VCD); rate_q16 is also the fixed-point rate.
+    std::uint32_t ready_bit = 0, rate_q16 = 0;
+    std::uint64_t vtime_cycles = 0;
+  };
+  // The same rules in integers, one division each per packet (the source's divider): V += flits /
+  // r rounded to nearest, the period flits / R rounded up (so the source never exceeds R), R the
+  // sum of the Q16 rates capped at line rate.
+  void commit_fixed(Cycle now, Slot& g, std::uint32_t flits) {
+    const std::uint64_t work = std::uint64_t{flits} << (2 * kFrac);  // flits in Q32, / a Q16 rate = Q16 cycles
+    g.vtime_q += (work + g.rate_q16 / 2) / g.rate_q16;
+    g.vtime_cycles = g.vtime_q >> kFrac;
+    std::uint64_t total = g.ready ? 0 : g.rate_q16;
+    for (const auto& e : list_) total += e.second->rate_q16;
+    total = std::min<std::uint64_t>(total, std::uint64_t{1} << kFrac);
+    const std::uint64_t period = (work + total - 1) / total;
+    const std::uint64_t now_q = now << kFrac;
+    const std::uint64_t base = now_q < next_q_ + (std::uint64_t{1} << kFrac) ? next_q_ : now_q;
+    next_q_ = base + period;
+    next_tx_ = (next_q_ + (std::uint64_t{1} << kFrac) - 1) >> kFrac;
+  }
+
   Start start_;
-  std::vector<bool> ready_, fresh_;
-  std::vector<double> rate_, vtime_;
-  std::vector<NodeId> list_;  // ready destinations
+  bool fixed_;
+  std::uint32_t nodes_;
+  std::unordered_map<NodeId, Slot> slots_;
+  std::vector<std::pair<NodeId, Slot*>> list_;  // ready destinations, in the order they became ready
   double next_ = 0.0;
-  // The traced copies of the state above (integers, for the VCD).
-  std::vector<std::uint32_t> ready_bit_, rate_q16_;
-  std::vector<std::uint64_t> vtime_cycles_;
-  std::uint64_t next_tx_ = 0;
+  std::uint64_t next_q_ = 0;   // fixed point: the next send time, Q16 cycles
+  std::uint64_t next_tx_ = 0;  // traced: the next send time rounded up to a cycle
 };
 
 // ---- NIC: flow life cycle at the source, completion at the destination -------------------------
@@ -263,23 +312,28 @@ class PsPacer final : public InjectionPolicy {
 class SaaNic final : public NicHooks {
  public:
   SaaNic(NicApi& api, CounterSet& c, const Params& p, const Kinds& k)
-      : p_(p), k_(k), circuits_(p.adaptive || p.rates), flows_(api.num_nodes()),
-        pacer_(p.rates ? std::make_unique<PsPacer>(api.num_nodes(), p.ps_start) : nullptr),
+      : p_(p), k_(k), circuits_(p.adaptive || p.rates), nodes_(api.num_nodes()),
+        pacer_(p.rates ? std::make_unique<PsPacer>(api.num_nodes(), p.ps_start, p.ps_arith == Params::PsArith::Fixed) : nullptr),
         injection_(make_link_unit(api.block_source(), std::string(api.component_name()) + " saa injection link unit")),
         probes_(c.counter("probes")),
         flows_done_(c.counter("flows_completed")), completion_max_(c.counter("flow_completion_max", CounterSet::Merge::Max)),
         completion_sum_(c.counter("flow_completion_sum")), span_max_(c.counter("flow_span_max", CounterSet::Merge::Max)),
         out_of_order_(c.counter("out_of_order")),
-        circuits_open_(c.counter("circuits_open")), w_inj_peak_(c.counter("w_injection_peak", CounterSet::Merge::Max)) {}
+        circuits_open_(c.counter("circuits_open")), w_inj_peak_(c.counter("w_injection_peak", CounterSet::Merge::Max)),
+        announce_last_(c.counter("announce_last", CounterSet::Merge::Max)),
+        wf_raise_last_(c.counter("wf_raise_last", CounterSet::Merge::Max)), wf_drops_(c.counter("wf_drops")),
+        probe_rtt_max_(c.counter("probe_rtt_max", CounterSet::Merge::Max)),
+        setup_hops_max_(c.counter("setup_hops_max", CounterSet::Merge::Max)) {}
 
   InjectionPolicy* injection_policy() override { return pacer_.get(); }
 
   // Waveforms: the W_l of the injection link (the source's announced flows) and, per destination,
-  // the flow's W_f (its rate is w_f / W_f; 0 before its setup returns) and weight w_f.
+  // the flow's W_f (its rate is w_f / W_f; 0 before its setup returns) and weight w_f. Tracing
+  // gives every destination an (idle) entry.
   void trace(TraceSink& sink) override {
     if (!circuits_) return;
     sink.value(injection_.weight_ref(), "saa.w_injection");
-    for (NodeId d = 0; d < flows_.size(); ++d) {
+    for (NodeId d = 0; d < nodes_; ++d) {
       sink.value(flows_[d].max_weight, "saa.flow_" + std::to_string(d) + ".W_f");
       sink.value(flows_[d].weight, "saa.flow_" + std::to_string(d) + ".w_f");
     }
@@ -321,25 +375,32 @@ class SaaNic final : public NicHooks {
 
   void on_control(NicApi& api, const Packet& p) override {
     if (p.kind == k_.setup || p.kind == k_.probe || p.kind == k_.teardown) {  // destination: answer
+      if (p.kind == k_.setup) {  // R11: the announcement is on every link of the path
+        announce_last_ = std::max<std::uint64_t>(announce_last_, api.now());
+        setup_hops_max_ = std::max<std::uint64_t>(setup_hops_max_, p.hops);
+      }
       const PacketKind back = p.kind == k_.setup ? k_.setup_return : p.kind == k_.probe ? k_.probe_return : k_.teardown_return;
       send(api, back, p.src, p.message, p.payload[kWeight], p.payload[kMaxWeight]);
       return;
     }
     const NodeId dst = p.src;
-    Flow& f = flows_[dst];
-    if (!circuits_ || p.message != f.message) return;
+    if (!circuits_) return;
+    const auto it = flows_.find(dst);
+    if (it == flows_.end() || p.message != it->second.message) return;
+    Flow& f = it->second;
     if (p.kind == k_.setup_return) {
       f.outstanding = false;
       f.state = State::Active;
       ++circuits_open_;
-      update(f, dst, p.payload[kMaxWeight]);
+      update(api, f, dst, p.payload[kMaxWeight]);
       if (!p_.rates || !p_.wait_for_stable) api.hold(dst, api.now());
       f.probe_at = api.now() + p_.probe_gap;
       if (p_.rates && f.stable < p_.probe_stable) probing_.push_back(dst);
     } else if (p.kind == k_.probe_return) {
       f.outstanding = false;
       const bool same = p.payload[kMaxWeight] == f.max_weight;
-      update(f, dst, p.payload[kMaxWeight]);
+      probe_rtt_max_ = std::max<std::uint64_t>(probe_rtt_max_, api.now() - f.probe_sent);
+      update(api, f, dst, p.payload[kMaxWeight]);
       f.stable = same ? f.stable + 1 : 0;
       f.probe_at = api.now() + p_.probe_gap;
       if (f.stable >= p_.probe_stable && p_.wait_for_stable && !f.fin) api.hold(dst, api.now());
@@ -390,6 +451,7 @@ class SaaNic final : public NicHooks {
         probing_.pop_back();
       } else if (api.now() >= f.probe_at) {
         f.outstanding = true;
+        f.probe_sent = api.now();
         ++probes_;
         send(api, k_.probe, d, f.message, f.weight, injection_.weight());
         probing_[i] = probing_.back();
@@ -411,13 +473,18 @@ class SaaNic final : public NicHooks {
     bool fin = false;          // the destination has the whole flow
     std::uint32_t stable = 0;  // probes in a row that returned the same W_f
     Cycle probe_at = 0;
+    Cycle probe_sent = 0;  // when the outstanding probe left
   };
   struct Received {
     std::uint32_t packets = 0, next = 0;
     Cycle first = 0;  // when the first packet began to arrive (the destination's view of the flow's start)
   };
 
-  void update(Flow& f, NodeId dst, std::uint64_t max_weight) {
+  // A new W_f for the flow (from its setup's or a probe's return). R11's counters: the last time
+  // any source's W_f rose (0 -> the setup's estimate included) and how often one fell.
+  void update(NicApi& api, Flow& f, NodeId dst, std::uint64_t max_weight) {
+    if (max_weight > f.max_weight) wf_raise_last_ = std::max<std::uint64_t>(wf_raise_last_, api.now());
+    if (max_weight < f.max_weight) ++wf_drops_;
     f.max_weight = max_weight;
     if (pacer_) pacer_->set_rate(dst, max_weight == 0 ? 1.0 : std::min(1.0, double(f.weight) / double(max_weight)));
   }
@@ -442,12 +509,17 @@ class SaaNic final : public NicHooks {
   const Params& p_;
   Kinds k_;
   bool circuits_;
-  std::vector<Flow> flows_;  // per destination
+  std::uint32_t nodes_;
+  // Per destination this source has sent to: sparse (a source talks to few of the N nodes; dense,
+  // N^2 entries with a std::deque each took 13 GB at 4096 nodes). References stay valid on
+  // insertion (the trace sink holds some).
+  std::unordered_map<NodeId, Flow> flows_;
   std::unique_ptr<PsPacer> pacer_;
   std::vector<NodeId> starting_, probing_;
   std::unordered_map<MessageId, Received> received_;
   blocks::SaaLinkUnitSlot injection_;  // W_l of the injection link (the source's announced flows)
   std::uint64_t &probes_, &flows_done_, &completion_max_, &completion_sum_, &span_max_, &out_of_order_, &circuits_open_, &w_inj_peak_;
+  std::uint64_t &announce_last_, &wf_raise_last_, &wf_drops_, &probe_rtt_max_, &setup_hops_max_;
 };
 
 class Saa final : public Mechanism {
@@ -515,6 +587,11 @@ struct PresetParams : Params {
                   "PS virtual time of a flow's first packet: the least of the source's sending flows (join: a flow "
                   "whose set-up returns late gets its rate, not the whole source until it catches up) or 0 (zero: "
                   "the paper's Fig. 7 with all flows starting together)")
+          .choice("ps_arith", &Params::ps_arith, Params::PsArith::Float,
+                  {{"float", Params::PsArith::Float}, {"fixed", Params::PsArith::Fixed}},
+                  "PS pacer arithmetic: double-precision virtual and send times (float), or integers with 16 fraction "
+                  "bits: the rate quantised to Q16, one division per packet for V and the period, the period rounded up "
+                  "(fixed: what an RTL pacer computes)")
           .field("probe_gap", &Params::probe_gap, Cycle{0},
                  "cycles from a probe's (or the setup's) return to the next probe (0: at once, one RTT apart)")
           .field("wait_for_stable", &Params::wait_for_stable, false,

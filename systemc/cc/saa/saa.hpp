@@ -43,6 +43,7 @@ struct Params : MechanismParams {
   Cycle probe_gap = 0;             // cycles between a probe's return and the next probe
   bool wait_for_stable = false;    // no data before W_f is stable (else: from the setup's return)
   enum class PsStart : std::uint8_t { Zero, Join } ps_start = PsStart::Join;  // a new flow's PS virtual time
+  enum class PsArith : std::uint8_t { Float, Fixed } ps_arith = PsArith::Float;  // the PS pacer's times: double or Q16
   Cycle max_gap = 1u << 16;        // longest PS wait the watchdogs allow for (cycles)
   std::unique_ptr<Mechanism> create(const MechanismContext& ctx) const override;
 };
