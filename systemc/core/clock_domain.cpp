@@ -10,12 +10,22 @@ ClockDomain::ClockDomain(sc_core::sc_module_name name) : sc_core::sc_module(name
   dont_initialize();
 }
 
-void ClockDomain::enlist(Clocked& member) {
+std::size_t ClockDomain::enlist(Clocked& member) {
+  const std::size_t slot = members_.size();
+  if (slot == 64 * awake_.words()) {
+    // A word more: the set keeps its address (channels hold it), its members are copied.
+    std::vector<std::uint64_t> kept(awake_.data(), awake_.data() + awake_.words());
+    kept.push_back(0);
+    awake_.resize(64 * kept.size());
+    awake_.merge(kept.data());
+  }
+  awake_.insert(slot);
   members_.push_back(&member);
   objects_.push_back(dynamic_cast<const sc_core::sc_object*>(&member));
   enlisted_at_.push_back(sc_core::sc_time_stamp());
   processes_.push_back(sc_core::sc_get_current_process_handle());
   sc_core::next_trigger(never_);
+  return slot;
 }
 
 sc_core::sc_time ClockDomain::period() {
@@ -27,18 +37,23 @@ sc_core::sc_time ClockDomain::period() {
 }
 
 void ClockDomain::tick() {
+  last_edge_ = sc_core::sc_time_stamp();
   // Members enlisted at this edge have evaluated themselves already.
   if (ready_ < members_.size()) {
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_core::sc_time& now = last_edge_;
     for (; ready_ < members_.size() && enlisted_at_[ready_] < now; ++ready_) processes_[ready_].kill();
   }
   Clocked* const* m = members_.data();
   std::size_t i = 0;
   try {
-    for (const std::size_t n = ready_; i < n; ++i) {
-      evaluating_ = objects_[i];
-      m[i]->evaluate();
-    }
+    // The awake members in slot order (a member enlisted at this edge is not evaluated again).
+    const std::size_t n = ready_;
+    awake_.for_each([&](std::size_t k) {
+      if (k >= n) return;
+      i = k;
+      evaluating_ = objects_[k];
+      m[k]->evaluate();
+    });
   } catch (...) {
     // Through the kernel it would arrive as a generic sc_report: keep it and stop here.
     process_error::capture(*objects_[i], period());

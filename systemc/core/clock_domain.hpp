@@ -11,11 +11,20 @@
 // waveforms, packet ids and results stay identical; what goes away is the kernel's per-process
 // dispatch (event trigger, runnable queue, process call), about 80 instructions per component and
 // cycle.
+//
+// A member may also sleep (sleep(slot)): the domain then skips it until wake(slot), which its
+// input channels call in the update phase when their value changes (Channel::notify with
+// awake_set()) and its other sources of work call directly. A member sleeps only where its
+// evaluate() would have changed nothing (its idle fast path), so skipping it changes no result;
+// the awake members are evaluated in the same order as before.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <systemc>
 #include <vector>
+
+#include "core/active_set.hpp"
 
 namespace ccnet {
 
@@ -37,8 +46,17 @@ class ClockDomain final : public sc_core::sc_module {
 
   // Called from a member's own process at its first activation: appends it to the evaluation
   // order and makes that process dormant. The member evaluates itself at this edge; the domain
-  // calls it from the next edge on.
-  void enlist(Clocked& member);
+  // calls it from the next edge on. Returns the member's slot (for sleep and wake).
+  std::size_t enlist(Clocked& member);
+  // The member in `slot` is skipped from the next evaluation on, until wake(slot).
+  void sleep(std::size_t slot) { awake_.erase(slot); }
+  // The member in `slot` is evaluated again (at this edge if its turn has not come yet, else at
+  // the next).
+  void wake(std::size_t slot) { awake_.insert(slot); }
+  // The set of awake slots, for Channel::notify (a channel that wakes its receiver).
+  ActiveSet& awake_set() { return awake_; }
+  // The time of the last edge the domain evaluated: a sleeping member's current cycle.
+  const sc_core::sc_time& last_edge() const { return last_edge_; }
   // The member a domain's process is evaluating now (as an sc_object: its module), or null when
   // no domain is evaluating one: what the running process's module would be without a domain
   // (core/watch.cpp names the component that reports a packet event by it).
@@ -52,6 +70,8 @@ class ClockDomain final : public sc_core::sc_module {
   std::vector<sc_core::sc_time> enlisted_at_;
   std::vector<sc_core::sc_process_handle> processes_;  // the members' own (dormant) processes
   std::size_t ready_ = 0;  // members_[0, ready_) were enlisted before the current edge
+  ActiveSet awake_;        // slots evaluated (members not sleeping); sized to whole words of slots
+  sc_core::sc_time last_edge_;
   sc_core::sc_event never_;
   sc_core::sc_time period_;  // of clk, known from the first edge on
   static inline const sc_core::sc_object* evaluating_ = nullptr;  // never notified: the event dormant member processes wait for

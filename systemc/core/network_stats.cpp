@@ -54,8 +54,6 @@ void NetworkStats::packet_ejected(const Packet& p, NodeId at, Cycle now) {
   }
   if (p.has(kFlagMeasured)) {
     measured_outstanding_ -= p.size;
-    packet_latency_.add(plat);
-    network_latency_.add(nlat);
     c.packet_latency.add(plat);
     c.network_latency.add(nlat);
     for (std::uint32_t m = p.flags & format_.mechanism_flags(); m != 0; m &= m - 1) ++c.flagged[__builtin_ctz(m)];
@@ -64,15 +62,14 @@ void NetworkStats::packet_ejected(const Packet& p, NodeId at, Cycle now) {
 
 void NetworkStats::message_completed(std::uint8_t cls, Cycle created, Cycle now, bool measured) {
   if (!measured) return;
-  message_latency_.add(now - created);
   classes_[cls].message_latency.add(now - created);
 }
 
 Json NetworkStats::latency_json() const {
   Json j;
-  j["packet"] = packet_latency_.to_json();
-  j["network"] = network_latency_.to_json();
-  j["message"] = message_latency_.to_json();
+  j["packet"] = packet_latency().to_json();
+  j["network"] = network_latency().to_json();
+  j["message"] = message_latency().to_json();
   return j;
 }
 

@@ -51,8 +51,11 @@ class NetworkStats {
   Json protocol_json() const;
   Json timeseries_json() const;
 
-  const LatencyHistogram& packet_latency() const { return packet_latency_; }
-  const LatencyHistogram& network_latency() const { return network_latency_; }
+  // Network-wide latency histograms: the classes' merged (each measured packet and message is
+  // counted once, in its class: the per-packet path adds to one histogram per latency, not two).
+  LatencyHistogram packet_latency() const { return total(&ClassStats::packet_latency); }
+  LatencyHistogram network_latency() const { return total(&ClassStats::network_latency); }
+  LatencyHistogram message_latency() const { return total(&ClassStats::message_latency); }
   std::uint32_t nodes() const { return nodes_; }
 
  private:
@@ -67,8 +70,12 @@ class NetworkStats {
   std::uint32_t nodes_;
   std::vector<std::string> names_;
   Cycle window_begin_, window_end_;
-  LatencyHistogram packet_latency_, network_latency_, message_latency_;
   std::vector<ClassStats> classes_;
+  LatencyHistogram total(LatencyHistogram ClassStats::*which) const {
+    LatencyHistogram h;
+    for (const ClassStats& c : classes_) h.merge(c.*which);
+    return h;
+  }
   std::vector<std::uint64_t> ejected_data_flits_;  // per node, in window
   std::vector<std::uint64_t> offered_flits_;       // per node, in window
   TimeSeries series_;

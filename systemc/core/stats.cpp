@@ -20,14 +20,8 @@ std::uint64_t LatencyHistogram::bucket_low(std::size_t b) {
   return (1ull << e) + (sub << (e - kSubBits));
 }
 
-void LatencyHistogram::add(std::uint64_t v) {
-  const std::size_t b = bucket(v);
-  if (b >= counts_.size()) counts_.resize(std::max<std::size_t>(b + 1, counts_.size() * 2 + 64), 0);
-  ++counts_[b];
-  ++n_;
-  sum_ += v;
-  max_ = std::max(max_, v);
-  min_ = std::min(min_, v);
+void LatencyHistogram::grow(std::size_t b) {
+  counts_.resize(std::max<std::size_t>(b + 1, counts_.size() * 2 + 64), 0);
 }
 
 void LatencyHistogram::merge(const LatencyHistogram& o) {

@@ -4,6 +4,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "core/channel.hpp"
 #include "core/error.hpp"
 #include "core/process_error.hpp"
 #include "core/watch.hpp"
@@ -33,7 +34,7 @@ Nic::Nic(sc_core::sc_module_name name, NodeId id, NicEnv env)
   eject_stalled_.assign(env_.vnet_priority.size(), 0);
   eject_waiting_.resize(env_.num_vcs);
   period_ps_ = env_.period.value();
-  host.register_b_transport(this, &Nic::b_transport);
+  host.bind(*this);
   SC_METHOD(tick);
   sensitive << clk.pos();
   dont_initialize();
@@ -82,8 +83,18 @@ void Nic::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   const Cycle at = (sc_core::sc_time_stamp() + delay).value() / period_ps_;
   posted_.push_back({at, req});
   idle_ = false;
+  if (asleep_) domain_->wake(slot_);
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
+
+tlm::tlm_sync_enum Nic::nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase&, sc_core::sc_time&) {
+  gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);  // hosts post with b_transport only
+  return tlm::TLM_COMPLETED;
+}
+
+bool Nic::get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi&) { return false; }
+
+unsigned int Nic::transport_dbg(tlm::tlm_generic_payload&) { return 0; }
 
 bool Nic::idle() const {
   if (!posted_.empty() || queued_messages_ || data_stream_.busy() || control_queued_ || !in_link_.empty() ||
@@ -98,25 +109,43 @@ bool Nic::idle() const {
 
 void Nic::tick() {
   process_error::guard(*this, env_.period, [this] {
-    if (domain_) domain_->enlist(*this);  // the domain's process evaluates it from the next edge on
+    if (domain_) {  // the domain's process evaluates it from the next edge on
+      slot_ = domain_->enlist(*this);
+      // Channels that wake the NIC when their value changes; without them it never sleeps.
+      auto* fc = dynamic_cast<Channel<Flit>*>(const_cast<sc_core::sc_signal_in_if<Flit>*>(flit_in_if_));
+      auto* cc = dynamic_cast<Channel<CreditLanes>*>(const_cast<sc_core::sc_signal_in_if<CreditLanes>*>(credit_in_if_));
+      if (fc && cc) {
+        fc->notify(domain_->awake_set(), slot_);
+        cc->notify(domain_->awake_set(), slot_);
+        can_sleep_ = true;
+      }
+    }
     evaluate();
   });
 }
 
 void Nic::evaluate() {
   // Idle fast path: nothing queued or in flight and both input channels idle: no state changes.
-  // idle_ caches idle() from the end of the last evaluation (b_transport clears it); the process
-  // runs at every rising edge, so the cycle count just advances.
-  if (idle_ && !flit_in_val_->fresh(flit_taken_) && !credit_in_val_->fresh(credit_taken_)) {
+  // idle_ caches idle() from the end of the last evaluation (b_transport clears it); the NIC is
+  // evaluated at every rising edge while awake, so the cycle count just advances (it is read from
+  // the kernel's time at the first evaluation and on waking).
+  if (__builtin_expect(!counting_ || asleep_, 0)) {  // the cycles skipped asleep are the fast path's
+    asleep_ = false;
+    counting_ = true;
+    now_ = sc_core::sc_time_stamp().value() / period_ps_;
+  } else {
     ++now_;
+  }
+  if (idle_ && !flit_in_val_->fresh(flit_taken_) && !credit_in_val_->fresh(credit_taken_)) {
+    sleep();  // woken by a channel change that brought nothing new (a clear, with waveforms on)
     return;
   }
-  now_ = sc_core::sc_time_stamp().value() / period_ps_;
   if (!hooks_ && idle() && !flit_in_val_->fresh(flit_taken_) && !credit_in_val_->fresh(credit_taken_)) {
     idle_ = true;
+    sleep();
     return;
   }
-  wake_holds();
+  if (!wakes_.empty()) wake_holds();
   ingest_posted();
   receive();
   start_streams();
@@ -125,6 +154,15 @@ void Nic::evaluate() {
   commit_and_write();
   if (probe_live_) update_probe();
   idle_ = !hooks_ && idle();
+  if (idle_) sleep();
+}
+
+void Nic::sleep() {
+  // Only from the idle state: the next evaluations would be the fast path until an input
+  // channel changes (which wakes the NIC in the update phase) or b_transport posts (which wakes it).
+  if (!can_sleep_) return;
+  asleep_ = true;
+  domain_->sleep(slot_);
 }
 
 void Nic::ingest_posted() {
@@ -429,7 +467,7 @@ void Nic::start_streams() {
       s.vc = choose_vc(static_cast<std::uint8_t>(v));
     }
   }
-  start_retransmission();
+  if (!scheduled_.empty()) start_retransmission();
   // Data: the injection policy grants a send queue when the data stream is free.
   policy_grant_ = queued_messages_ && !data_stream_.busy() ? policy_pick() : -1;
   if (policy_grant_ < 0) return;
@@ -557,12 +595,12 @@ void Nic::commit_and_write() {
     flit_out_if_->write(last_written_);
   }
   send_ = Flit{};
-  CreditLanes lanes;
-  while (!credit_return_.empty() && credit_return_.front().first <= now_ && lanes.count < kMaxCreditLanes) {
-    lanes.push(credit_return_.front().second);
-    credit_return_.pop_front();
-  }
-  if (!lanes.empty()) {
+  if (!credit_return_.empty() && credit_return_.front().first <= now_) {
+    CreditLanes lanes;
+    do {
+      lanes.push(credit_return_.front().second);
+      credit_return_.pop_front();
+    } while (!credit_return_.empty() && credit_return_.front().first <= now_ && lanes.count < kMaxCreditLanes);
     lanes.seq = static_cast<std::uint8_t>(last_credit_written_.seq + 1);
     credit_out_if_->write(lanes);
     last_credit_written_ = lanes;
@@ -582,7 +620,8 @@ void Nic::dump_state(std::ostream& os) const {
     return std::to_string(k.message >> kMessageNodeShift) + "." + std::to_string(k.message & ((1ull << kMessageNodeShift) - 1)) +
            "." + std::to_string(k.seq);
   };
-  os << name() << " (node " << id_ << ") at cycle " << now_ << ": " << queued_messages() << " messages queued, "
+  const Cycle now = current();
+  os << name() << " (node " << id_ << ") at cycle " << now << ": " << queued_messages() << " messages queued, "
      << control_queued_ << " control packets queued, " << counters_.unacked << " unacknowledged, " << sent_.size()
      << " in the retransmit buffer, " << scheduled_.size() << " retransmissions scheduled, "
      << held_packets_ << " delivered packets held, " << eject_waiting_flits_ << " flits waiting in stalled ejection\n";
@@ -594,7 +633,7 @@ void Nic::dump_state(std::ostream& os) const {
     const Message& m = messages_[q.head];
     os << "  send queue to " << d << ": " << n << " messages, head message " << key(SentKey{m.id, m.next_seq}) << " ("
        << m.packetized << "/" << m.size << " flits formed)";
-    if (hold_until_[d] > now_) os << ", held until " << (hold_until_[d] == kNever ? std::string("released") : std::to_string(hold_until_[d]));
+    if (hold_until_[d] > now) os << ", held until " << (hold_until_[d] == kNever ? std::string("released") : std::to_string(hold_until_[d]));
     os << "\n";
   }
   auto stream = [&](const Stream& st, const std::string& what) {

@@ -21,7 +21,6 @@
 #include <queue>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 #include <unordered_map>
 #include <vector>
 
@@ -78,14 +77,19 @@ struct NicCounters {
   std::uint64_t retransmit_buffer_peak = 0;  // most unacknowledged packets held at once
 };
 
-class Nic final : public sc_core::sc_module, public NicApi, public TracedComponent, public Clocked {
+class Nic final : public sc_core::sc_module,
+                  public NicApi,
+                  public TracedComponent,
+                  public Clocked,
+                  private tlm::tlm_fw_transport_if<> {
  public:
   sc_core::sc_in<bool> clk{"clk"};
   sc_core::sc_out<Flit> flit_out{"flit_out"};
   sc_core::sc_in<CreditLanes> credit_in{"credit_in"};
   sc_core::sc_in<Flit> flit_in{"flit_in"};
   sc_core::sc_out<CreditLanes> credit_out{"credit_out"};
-  tlm_utils::simple_target_socket<Nic> host{"host"};
+  // Bound to the NIC itself (a blocking-only target: no conversion process, no events).
+  tlm::tlm_target_socket<> host{"host"};
 
   SC_HAS_PROCESS(Nic);
   Nic(sc_core::sc_module_name name, NodeId id, NicEnv env);
@@ -104,10 +108,10 @@ class Nic final : public sc_core::sc_module, public NicApi, public TracedCompone
 
   // NicApi
   NodeId id() const override { return id_; }
-  Cycle now() const override { return now_; }
+  Cycle now() const override { return current(); }
   PacketPool& packets() override { return env_.packets; }
   std::uint32_t num_nodes() const override { return env_.num_nodes; }
-  bool measuring() const override { return env_.stats.in_window(now_); }
+  bool measuring() const override { return env_.stats.in_window(current()); }
   const blocks::BlockSource* block_source() const override { return env_.blocks; }
   const char* component_name() const override { return name(); }
   void send_control(Packet& p) override;
@@ -120,6 +124,8 @@ class Nic final : public sc_core::sc_module, public NicApi, public TracedCompone
   void stall_ejection(std::uint8_t vnet, bool stalled) override;
 
   const NicCounters& counters() const { return counters_; }
+  // Skipped by its clock domain until an input channel changes or the host posts (evaluate()).
+  bool asleep() const { return asleep_; }
   // The mechanism's counters registered by this NIC's hooks (core/counters.hpp).
   CounterSet& mechanism_counters() { return cc_counters_; }
   // Messages queued at the source and not yet fully injected.
@@ -190,8 +196,13 @@ class Nic final : public sc_core::sc_module, public NicApi, public TracedCompone
   };
 
   void end_of_elaboration() override;
-  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  // tlm_fw_transport_if: b_transport posts a message; the other calls are not supported.
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) override;
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay) override;
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi) override;
+  unsigned int transport_dbg(tlm::tlm_generic_payload& gp) override;
   void tick();  // the NIC's own process
+  void sleep();  // asleep in the domain until woken (idle_ only)
   bool idle() const;
   void ingest_posted();
   void receive();
@@ -270,7 +281,7 @@ class Nic final : public sc_core::sc_module, public NicApi, public TracedCompone
   std::uint8_t credit_taken_ = 0;    // seq of the last credit lanes taken from the injection channel
   bool exact_ = true;                // set_exact_channels
   // The flit written at this cycle's edge (still on the channel for the router).
-  bool on_wire() const { return last_written_.valid() && written_at_ == now_; }
+  bool on_wire() const { return last_written_.valid() && written_at_ == current(); }
   std::vector<std::uint32_t> eject_occupancy_;  // per VC (flits received, not yet freed)
   // Ejection stalls (stall_ejection): per vnet; flits of a stalled vnet wait in their VC's FIFO.
   std::vector<std::uint8_t> eject_stalled_;
@@ -295,6 +306,15 @@ class Nic final : public sc_core::sc_module, public NicApi, public TracedCompone
   std::unique_ptr<NicProbe> probe_;  // trace-only state, for NICs selected for tracing
   NicProbe* probe_live_ = nullptr;   // probe_ while the trace window is open
   bool idle_ = false;  // idle() at the end of the last evaluation, no hooks (tick's fast path)
+  // Sleeping in the domain (core/clock_domain.hpp): while idle_ and both input channels unchanged
+  // the domain skips the NIC (its evaluation would be the fast path); the channels and
+  // b_transport wake it. now_ is stale while asleep_: current() gives the cycle (of the domain's
+  // last edge, which is what now_ would be: between two sc_start calls too).
+  bool can_sleep_ = false;  // in a domain, both input channels wake it
+  bool asleep_ = false;
+  bool counting_ = false;   // now_ was read from the kernel's time (evaluate)
+  std::size_t slot_ = 0;    // in domain_
+  Cycle current() const { return asleep_ ? domain_->last_edge().value() / period_ps_ : now_; }
   // The input channels' current values (sc_signal keeps them at a fixed address).
   const Flit* flit_in_val_ = nullptr;
   const CreditLanes* credit_in_val_ = nullptr;

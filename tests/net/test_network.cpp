@@ -187,3 +187,38 @@ traffic:
   CHECK(post({1, 0, 0}, sizeof(MessageRequest)) == tlm::TLM_ADDRESS_ERROR_RESPONSE);  // empty
   CHECK(post({1, 4, 0}, 3) == tlm::TLM_COMMAND_ERROR_RESPONSE);                         // truncated
 }
+
+TEST_CASE("an idle NIC sleeps in its clock domain and wakes for a posted message or an arriving flit", "[net][domain]") {
+  auto net = test::build_network(R"(
+topology: {type: mesh, k: 2, n: 2}
+nic: {max_packet: 4, acks: true}
+traffic:
+  classes: [{name: u, rate: 0}]
+)");
+  const sc_core::sc_time T = net->period();
+  sc_core::sc_start(10 * T);
+  auto& nics = net->nics();
+  for (auto& n : nics) CHECK(n->asleep());
+  // Asleep, a NIC's cycle is that of the last edge evaluated, like the routers' (never asleep).
+  CHECK(nics[0]->now() == net->router(0).now());
+  MessageRequest req{3, 4, 0};  // node 0 -> node 3, 4 flits
+  tlm::tlm_generic_payload gp;
+  gp.set_command(tlm::TLM_WRITE_COMMAND);
+  gp.set_data_ptr(reinterpret_cast<unsigned char*>(&req));
+  gp.set_data_length(sizeof req);
+  sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+  (*net->generator().sockets[0])->b_transport(gp, t);
+  REQUIRE(gp.get_response_status() == tlm::TLM_OK_RESPONSE);
+  sc_core::sc_start(2 * T);
+  CHECK_FALSE(nics[0]->asleep());  // the posted message is injected
+  CHECK(nics[0]->now() == net->router(0).now());
+  sc_core::sc_start(200 * T);
+  net->rethrow_error();
+  // Delivered (the destination woke for its flits) and acknowledged (the source woke for the ACK).
+  CHECK(nics[3]->counters().data_packets_received == 1);
+  CHECK(nics[0]->counters().acks_received == 1);
+  for (auto& n : nics) {
+    CHECK(n->asleep());
+    CHECK_FALSE(n->holds_state());
+  }
+}

@@ -360,7 +360,8 @@ def check_memory_guard():
 
 
 def check_progress_eta():
-    # On a terminal, the progress line shows speed and the time left once a few thousand cycles ran.
+    # On a terminal, the progress line shows speed and the time left once a few thousand cycles ran
+    # (whole seconds or minutes, hours with one decimal: a slow or loaded machine shows hours).
     # The run is made far longer than needed and interrupted as soon as an ETA appeared, so the
     # check does not depend on how fast the machine is (a short run can end before the second
     # progress update on a fast one).
@@ -379,7 +380,7 @@ def check_progress_eta():
             if not chunk:
                 break
             text += chunk
-            if not stopped and re.search(rb"ETA \d+ (s|min|h)", text):
+            if not stopped and re.search(rb"ETA \d+(\.\d)? (s|min|h)", text):
                 # a whole progress line with an ETA is there: ask the run to end
                 p.send_signal(signal.SIGINT)
                 stopped = True
@@ -390,10 +391,10 @@ def check_progress_eta():
     p.wait()
     os.close(master)
     lines = text.decode(errors="replace").split("\r")
-    eta = [line for line in lines if re.search(r"ETA \d+ (s|min|h)", line)]
+    eta = [line for line in lines if re.search(r"ETA \d+(\.\d)? (s|min|h)", line)]
     check(bool(eta), f"no ETA on the terminal within 120 s: {lines[-3:]}")
     if eta:
-        m = re.search(r"cycle (\d+)/(\d+) \(\w[\w-]*\)\s+(\d+) cycles/s\s+ETA (\d+) (s|min|h)", eta[0])
+        m = re.search(r"cycle (\d+)/(\d+) \(\w[\w-]*\)\s+(\d+) cycles/s\s+ETA (\d+(\.\d)?) (s|min|h)", eta[0])
         check(m is not None and int(m.group(1)) >= 2000, f"progress line {eta[0]!r}")
     check(stopped, "the run was not interrupted after the ETA appeared")
 
