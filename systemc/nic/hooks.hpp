@@ -68,7 +68,8 @@ class NicApi {
   // Free buffer space (flits) toward the router for a new packet of `vnet`: the credits of the
   // injection link's VC the NIC would choose for it (its level-0 VC with the most). An injection
   // policy can skip send queues whose vnet is full instead of forming a packet that then waits
-  // (returned credits count from the cycle after they arrive).
+  // (returned credits count from the cycle after they arrive; a flit sent this cycle has taken
+  // its credit, so a hook's tick sees the room left for the next cycle's packet).
   virtual std::uint32_t injection_credits(std::uint8_t vnet) const = 0;
   // Resend the data packet (message, seq) from the retransmit buffer, not before `at`: the same
   // packet (kernel fields and payload) with `flags` as its mechanism flag bits. Returns false if

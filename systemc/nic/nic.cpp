@@ -378,7 +378,11 @@ VcId Nic::choose_vc(std::uint8_t vnet, VcId exclude) const {
 
 std::uint32_t Nic::injection_credits(std::uint8_t vnet) const {
   if (vnet >= env_.vnet_priority.size()) fail("injection_credits: vnet " + std::to_string(vnet) + " does not exist");
-  return arbiter_.credits(choose_vc(vnet));
+  // After this cycle's send (a hook's tick runs after it, before the commit takes the credit):
+  // the flit on the link now holds one of the VC's credits already.
+  const VcId v = choose_vc(vnet);
+  const std::uint32_t c = arbiter_.credits(v);
+  return send_.valid() && send_.vc == v && c > 0 ? c - 1 : c;
 }
 
 void Nic::update_ready(NodeId dst) { policy_set_ready(dst, send_queues_[dst].head >= 0 && now_ >= hold_until_[dst]); }

@@ -72,6 +72,9 @@ const config::Schema& PresetParams<Scheme::Reserve>::schema() {
         .choice("order", &Params::order, VisitOrder::Random, {{"random", VisitOrder::Random}, {"common", VisitOrder::Common}},
                 "output arbiters' round-robin visiting order over the inputs: a random but fixed permutation per output "
                 "(section 5.1), or the same order 0..N-1 for all (the synchronisation the paper warns of)")
+        .choice("path_start", &Params::path_start, PathStart::Spread, {{"spread", PathStart::Spread}, {"zero", PathStart::Zero}},
+                "where output arbiter j's distribution pointer for input i starts (the paper does not say): middle switch "
+                "(i + j) mod M, so in-phase grants to one input take different paths, or middle switch 0 for every flow")
         .field("strict_path", &Params::strict_path, true,
                "notes G5: a flow is eligible only if the crosspoint its distribution pointer selects holds a credit "
                "(false: the first middle switch at or after the pointer with a credit)")
@@ -234,7 +237,8 @@ class Adapter final : public NicHooks {
         pr_peak_(c.counter("pending_requests_peak", CounterSet::Merge::Max)),
         reorder_peak_(c.counter("reorder_peak", CounterSet::Merge::Max)), resequenced_(c.counter("resequenced_packets")),
         reseq_wait_(c.counter("resequencing_wait_cycles")), in_order_(c.counter("in_order_packets")),
-        order_violations_(c.counter("host_order_violations")) {
+        order_violations_(c.counter("host_order_violations")),
+        injection_credit_waits_(c.counter("injection_credit_waits")) {
     for (NodeId d = 0; d < s.n; ++d) dptr_[d] = (id + d) % s.m;
   }
   std::uint32_t uses() const override { return kDeliveryHold; }
@@ -257,8 +261,11 @@ class Adapter final : public NicHooks {
     voq_total_ += m.packets;
   }
 
-  void on_packet_formed(NicApi&, Packet& p) override {
+  void on_packet_formed(NicApi& api, Packet& p) override {
     const NodeId d = p.dst;
+    // netvoq: the policy chose d because its vnet had room; a packet formed without a credit would
+    // hold the NIC's data stream, and every other destination's packets, until one returns.
+    if (p_.scheme == Scheme::NetVoq && api.injection_credits(static_cast<std::uint8_t>(d)) == 0) ++injection_credit_waits_;
     if (granted(p_.scheme)) {
       if (rg_[d] == 0) throw std::logic_error(fmt::format("reqgrant: node {} formed a packet to {} without a grant", id_, d));
       --rg_[d];
@@ -438,6 +445,7 @@ class Adapter final : public NicHooks {
   std::vector<std::uint32_t> rqcred_;  // distributed: per path, credits for the A switch's request queue toward it
   std::vector<std::uint32_t> rdist_;   // distributed: per destination, the path of the flow's next request
   std::uint64_t &requests_, &grants_, &pr_peak_, &reorder_peak_, &resequenced_, &reseq_wait_, &in_order_, &order_violations_;
+  std::uint64_t& injection_credit_waits_;  // netvoq: packets formed without a credit for their vnet (they block the NIC)
 };
 
 // ---- switch side: observation of the paper's invariants ---------------------------------------
@@ -482,7 +490,8 @@ blocks::CreditArbiter output_arbiter(const Params& p, std::uint32_t n, std::uint
     for (std::uint32_t k = n - 1; k > 0; --k) std::swap(order[k], order[rng.below(k + 1)]);
   }
   std::vector<std::uint32_t> dist0(n);
-  for (NodeId i = 0; i < n; ++i) dist0[i] = (i + j) % m;  // flows to one output start spread over the middle switches
+  if (p.path_start == PathStart::Spread)  // flows to one output start spread over the middle switches
+    for (NodeId i = 0; i < n; ++i) dist0[i] = (i + j) % m;
   return blocks::CreditArbiter({n, m, p.crosspoint, p.u, p.strict_path, p.weighted}, std::move(order), std::move(dist0), p.weights);
 }
 

@@ -19,6 +19,9 @@
 namespace ccnet::reqgrant {
 
 enum class VisitOrder : std::uint8_t { Random, Common };
+// Where output arbiter j's distribution pointer for input i starts (R5): spread over the middle
+// switches ((i + j) mod M) or at middle switch 0 for every flow.
+enum class PathStart : std::uint8_t { Spread, Zero };
 // Where the output arbiters are: one central scheduler (section 5.1) or the C switches of a
 // three-stage scheduling network (section 5.2, distributed.hpp).
 enum class SchedulerDesign : std::uint8_t { Central, Distributed };
@@ -46,6 +49,7 @@ struct Params : MechanismParams {
   std::uint32_t grant_latency = 3;     // cycles from the input arbiter's grant to the adapter (G4)
   std::uint32_t credit_latency = 3;    // cycles from an in-order delivery to the output arbiter's credit (G4)
   VisitOrder order = VisitOrder::Random;  // output arbiters' visiting order (section 5.1; R5)
+  PathStart path_start = PathStart::Spread;  // distribution pointers' first middle switch (R5)
   bool strict_path = true;             // G5: a flow is eligible only if its pointer's crosspoint has a credit
   bool weighted = false;               // output arbiters: smooth weighted round robin (section 6.6)
   std::vector<std::uint32_t> weights;  // per input, at every output (empty: all 1)
