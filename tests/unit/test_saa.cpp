@@ -48,6 +48,32 @@ std::uint64_t value(const std::vector<std::unique_ptr<CounterSet>>& sets, const 
   return v;
 }
 
+// A source NIC (node 0 of 4) under SAA with its hooks and PS pacer, and the setup return that
+// releases one of its flows: what the pacing tests start from.
+struct PacedSource {
+  explicit PacedSource(const std::string& cc) : mech(net.make(cc)), nic(net.packets, 0, 4) {
+    nic.vnets = mech.mechanism.get();
+    hooks = mech->nic_hooks(nic, counters);
+    ps = hooks->injection_policy();
+  }
+  // `flow`'s setup returning from node `from` with W_f = `wf`.
+  void answer(NodeId from, MessageId flow, std::uint64_t wf) {
+    Packet& r = net.packets.allocate();
+    r.kind = kind(net.packets, "setup_return");
+    r.src = from;
+    r.dst = 0;
+    r.message = flow;
+    r.payload[1] = wf;
+    hooks->on_control(nic, r);
+  }
+  test::FakeNetwork net{4, false};
+  test::MadeMechanism mech;
+  test::FakeNic nic;
+  CounterSet counters;
+  std::unique_ptr<NicHooks> hooks;
+  InjectionPolicy* ps = nullptr;
+};
+
 }  // namespace
 
 TEST_CASE("SAA golden model, Fig. 1 toy (R1): W = 4 flows' worth, every rate 1/4", "[saa]") {
@@ -248,15 +274,12 @@ TEST_CASE("SAA source: setup before data, rate w_f / W_f, PS pacing one packet p
   // The rates here (1/2, 1/4, R = 3/4) are exact in Q16, so both arithmetics give the same schedule.
   for (const char* arith : {"float", "fixed"}) {
     INFO(arith);
-    test::FakeNetwork net(4, false);
-    auto mech = net.make(std::string("{mechanism: saa, probe_stable: 0, ps_arith: ") + arith + "}");
-    test::FakeNic nic(net.packets, 0, 4);
-    nic.vnets = mech.mechanism.get();
-    CounterSet counters;
-    auto hooks = mech->nic_hooks(nic, counters);
-    InjectionPolicy* ps = hooks->injection_policy();
+    PacedSource src(std::string("{mechanism: saa, probe_stable: 0, ps_arith: ") + arith + "}");
+    test::FakeNic& nic = src.nic;
+    auto& hooks = src.hooks;
+    InjectionPolicy* ps = src.ps;
     REQUIRE(ps);
-    const PacketKind setup = kind(net.packets, "setup"), setup_return = kind(net.packets, "setup_return");
+    const PacketKind setup = kind(src.net.packets, "setup");
     // Two flows posted together: to node 1 (200 flits) and node 2 (100 flits).
     hooks->on_message(nic, MessageInfo{11, 1, 200, 25, 0, 0}, true);
     hooks->on_message(nic, MessageInfo{12, 2, 100, 13, 0, 0}, true);
@@ -269,17 +292,8 @@ TEST_CASE("SAA source: setup before data, rate w_f / W_f, PS pacing one packet p
     CHECK(nic.sent_packet(0).payload[1] == 300);  // the injection link's W_l: both flows announced
     CHECK(nic.sent_packet(0).vnet == 1);          // control vnet
     // Both return with W_f = 400: rates 1/2 and 1/4, R = 3/4.
-    auto answer = [&](NodeId from, MessageId flow, std::uint64_t wf) {
-      Packet& r = net.packets.allocate();
-      r.kind = setup_return;
-      r.src = from;
-      r.dst = 0;
-      r.message = flow;
-      r.payload[1] = wf;
-      hooks->on_control(nic, r);
-    };
-    answer(1, 11, 400);
-    answer(2, 12, 400);
+    src.answer(1, 11, 400);
+    src.answer(2, 12, 400);
     CHECK(nic.holds.at(1) == nic.cycle);  // released
     CHECK(nic.holds.at(2) == nic.cycle);
     ps->set_ready(1, true);
@@ -313,23 +327,12 @@ TEST_CASE("PS pacing in fixed point: a rate not exact in Q16 never sends early a
   // end at most one cycle later, never earlier.
   std::map<std::string, std::vector<Cycle>> at;
   for (const char* arith : {"float", "fixed"}) {
-    test::FakeNetwork net(4, false);
-    auto mech = net.make(std::string("{mechanism: saa, probe_stable: 0, ps_arith: ") + arith + "}");
-    test::FakeNic nic(net.packets, 0, 4);
-    nic.vnets = mech.mechanism.get();
-    CounterSet counters;
-    auto hooks = mech->nic_hooks(nic, counters);
-    InjectionPolicy* ps = hooks->injection_policy();
+    PacedSource src(std::string("{mechanism: saa, probe_stable: 0, ps_arith: ") + arith + "}");
+    InjectionPolicy* ps = src.ps;
     REQUIRE(ps);
-    hooks->on_message(nic, MessageInfo{11, 1, 1000, 1000, 0, 0}, true);
-    hooks->tick(nic);
-    Packet& r = net.packets.allocate();
-    r.kind = kind(net.packets, "setup_return");
-    r.src = 1;
-    r.dst = 0;
-    r.message = 11;
-    r.payload[1] = 3000;
-    hooks->on_control(nic, r);
+    src.hooks->on_message(src.nic, MessageInfo{11, 1, 1000, 1000, 0, 0}, true);
+    src.hooks->tick(src.nic);
+    src.answer(1, 11, 3000);
     ps->set_ready(1, true);
     for (Cycle t = 0; at[arith].size() < 1000; ++t) {
       const int g = ps->pick(t);
@@ -350,33 +353,18 @@ TEST_CASE("PS pacing: a flow whose setup returns late joins at the least virtual
   // sends at its share from then on (every other packet); with zero (V from 0) it takes every
   // packet of the source until its V catches up with flow 1's.
   for (const bool join : {true, false}) {
-    test::FakeNetwork net(4, false);
-    auto mech = net.make(join ? "{mechanism: saa, probe_stable: 0}" : "{mechanism: saa, probe_stable: 0, ps_start: zero}");
-    test::FakeNic nic(net.packets, 0, 4);
-    nic.vnets = mech.mechanism.get();
-    CounterSet counters;
-    auto hooks = mech->nic_hooks(nic, counters);
-    InjectionPolicy* ps = hooks->injection_policy();
+    PacedSource src(join ? "{mechanism: saa, probe_stable: 0}" : "{mechanism: saa, probe_stable: 0, ps_start: zero}");
+    InjectionPolicy* ps = src.ps;
     REQUIRE(ps);
-    hooks->on_message(nic, MessageInfo{11, 1, 400, 100, 0, 0}, true);
-    hooks->on_message(nic, MessageInfo{12, 2, 400, 100, 0, 0}, true);
-    hooks->tick(nic);
-    const PacketKind setup_return = kind(net.packets, "setup_return");
-    auto answer = [&](NodeId from, MessageId flow) {
-      Packet& r = net.packets.allocate();
-      r.kind = setup_return;
-      r.src = from;
-      r.dst = 0;
-      r.message = flow;
-      r.payload[1] = 800;  // W_f = 800: rate 1/2 each
-      hooks->on_control(nic, r);
-    };
-    answer(1, 11);
+    src.hooks->on_message(src.nic, MessageInfo{11, 1, 400, 100, 0, 0}, true);
+    src.hooks->on_message(src.nic, MessageInfo{12, 2, 400, 100, 0, 0}, true);
+    src.hooks->tick(src.nic);
+    src.answer(1, 11, 800);  // W_f = 800: rate 1/2 each
     ps->set_ready(1, true);
     std::vector<int> order;
     for (Cycle t = 0; t < 120; ++t) {
       if (t == 40) {
-        answer(2, 12);
+        src.answer(2, 12, 800);
         ps->set_ready(2, true);
       }
       const int g = ps->pick(t);
