@@ -45,8 +45,8 @@ class PermutationsPattern : public Pattern {
         for (std::size_t i = 0; i < n && ok; ++i) {
           if (!bad(i, perm[i])) continue;
           bool fixed = false;
-          for (std::size_t tries = 0; tries < 4 * d && !fixed; ++tries) {
-            const std::size_t k = tries < 2 * d ? rng.below(d) : tries - 2 * d;  // random, then a scan
+          for (std::size_t tries = 0; tries < 3 * d && !fixed; ++tries) {
+            const std::size_t k = tries < 2 * d ? rng.below(d) : tries - 2 * d;  // 2d random, then a scan of all d
             if (k == i || bad(i, perm[k]) || bad(k, perm[i])) continue;
             std::swap(perm[i], perm[k]);
             fixed = true;

@@ -113,6 +113,27 @@ TEST_CASE("permutations: every node sends to and receives from `count` distinct 
     }
     for (NodeId n : all) CHECK(received[n] == 5);  // each permutation is one-to-one
   }
+  // Dense: count = N - 1 (every source sends to every other node) makes the swap repair fail
+  // often; it must then redraw or give a clear error, never read or write past the permutation
+  // (the scan used to run to 2 N: heap corruption at N = 16, count >= 12).
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    const auto* e = Registry<config::PolyEntry<PatternParams>>::instance().find("permutations");
+    auto params = e->make();
+    e->schema->apply_defaults(params.get());
+    config::BindContext bind("test");
+    e->schema->bind(params.get(), YAML::Load("{count: 15}"), bind, "pattern", {"type"});
+    const std::vector<NodeId> sixteen(all.begin(), all.begin() + 16);
+    try {
+      auto p = params->create(sixteen, sixteen, RngStream(seed, "test.pattern"));
+      for (NodeId s : sixteen) {
+        std::set<NodeId> seen;
+        for (int k = 0; k < 15; ++k) seen.insert(p->destination(s));
+        CHECK(seen.size() == 15);
+        CHECK(seen.count(s) == 0);
+      }
+    } catch (const config::ConfigError&) {  // the heuristic may give up: a clear error is fine
+    }
+  }
   // Too few destinations for `count` distinct ones: a clear error.
   const auto* e = Registry<config::PolyEntry<PatternParams>>::instance().find("permutations");
   auto params = e->make();
