@@ -78,6 +78,14 @@ const config::Schema& PresetParams<Scheme::Reserve>::schema() {
         .field("strict_path", &Params::strict_path, true,
                "notes G5: a flow is eligible only if the crosspoint its distribution pointer selects holds a credit "
                "(false: the first middle switch at or after the pointer with a credit)")
+        .field("grant_start", &Params::grant_start, std::uint64_t{0},
+               "central scheduler: the output arbiters grant nothing before this cycle, so with backlogged sources and "
+               "request_combine = u every request counter is full and every arbiter at its first input when they start "
+               "(a reading of the paper's saturated start for R5; 0: grant from the first cycle)")
+        .field("phase_stats", &Params::phase_stats, false,
+               "central scheduler: count, from grant_start on, the inputs the output arbiters pass over per choice for "
+               "want of a request or of a credit, and the pairs of arbiters at one round-robin position (R5's in-phase "
+               "grants; costs an extra scan per arbiter and cycle)")
         .field("weighted", &Params::weighted, false,
                "output arbiters serve eligible flows by smooth weighted round robin over `weights` instead of round "
                "robin in their visiting order (section 6.6: weighted max-min fairness)")
@@ -175,6 +183,8 @@ void Params::validate(const config::BindContext& ctx, const RouterConfig&, const
     ctx.fail("cc.request_combine", fmt::format("{} exceeds the throttle cc.u = {}", request_combine, u));
   if (scheduler == SchedulerDesign::Distributed && request_combine != 1)
     ctx.fail("cc.request_combine", "the distributed scheduler carries one packet per request message (1)");
+  if (scheduler == SchedulerDesign::Distributed && (grant_start != 0 || phase_stats))
+    ctx.fail(grant_start != 0 ? "cc.grant_start" : "cc.phase_stats", "applies to the central scheduler only");
 }
 
 namespace {
@@ -509,6 +519,12 @@ class Scheduler final : public sc_core::sc_module, public TracedComponent {
         grant_line_(s.n), pending_(s.n, 0), taken_(s.n, 0), granted_at_(s.n, 0), grants_(c.counter("grants")),
         collisions_(c.counter("grant_collisions")),
         req_peak_(c.counter("request_counter_peak", CounterSet::Merge::Max)) {
+    if (p.phase_stats) {
+      phase_ = {&c.counter("phase_cycles"), &c.counter("phase_pairs"), &c.counter("phase_pairs_kept"),
+                &c.counter("grant_skips_no_request"), &c.counter("grant_skips_no_credit")};
+      ptr_now_.assign(s.n, 0);
+      ptr_prev_.assign(s.n, 0);
+    }
     if (p.scheme == Scheme::Islip) {
       islip_req_.assign(static_cast<std::size_t>(s.n) * s.n, 0);
       dist_.resize(static_cast<std::size_t>(s.n) * s.n);
@@ -575,9 +591,12 @@ class Scheduler final : public sc_core::sc_module, public TracedComponent {
     }
     // Output arbiters (or the iSLIP match), then input arbiters, in the same cycle (notes G6).
     if (p_.scheme == Scheme::Islip) match();
-    for (NodeId j = 0; j < s_.n && p_.scheme != Scheme::Islip; ++j) {
+    const bool granting = now >= p_.grant_start;
+    if (granting && phase_.cycles) count_phase(now);
+    for (NodeId j = 0; j < s_.n && p_.scheme != Scheme::Islip && granting; ++j) {
       blocks::CreditArbiter& a = arbiters_[j];
       const blocks::CreditArbiter::Grant g = a.pick();
+      if (phase_.cycles) count_skips(a, g);
       if (g.valid()) {
         a.commit(g);
         const auto i = static_cast<std::uint32_t>(g.input);
@@ -609,6 +628,31 @@ class Scheduler final : public sc_core::sc_module, public TracedComponent {
         grant_line_[i].pop_front();
       }
       if (gnt_[i]->read() != out) gnt_[i]->write(out);
+    }
+  }
+
+  // phase_stats (R5): pairs of output arbiters at one round-robin position this cycle, and of the
+  // pairs that were at one position last cycle, those that still are (the position is the place
+  // in the visiting order, comparable across outputs only with a common order).
+  void count_phase(Cycle now) {
+    for (NodeId j = 0; j < s_.n; ++j) ptr_now_[j] = arbiters_[j].pointer();
+    const bool first = *phase_.cycles == 0 || now == p_.grant_start;
+    ++*phase_.cycles;
+    for (NodeId x = 0; x < s_.n; ++x)
+      for (NodeId y = x + 1; y < s_.n; ++y)
+        if (ptr_now_[x] == ptr_now_[y]) {
+          ++*phase_.pairs;
+          if (!first && ptr_prev_[x] == ptr_prev_[y]) ++*phase_.kept;
+        }
+    std::swap(ptr_now_, ptr_prev_);
+  }
+  // The inputs output arbiter `a` passed over before its choice `g` (all of them if none won),
+  // for want of a request or (with requests) of a credit.
+  void count_skips(const blocks::CreditArbiter& a, const blocks::CreditArbiter::Grant& g) {
+    for (std::uint32_t k = 0; k < s_.n; ++k) {
+      const std::uint32_t i = a.order()[(a.pointer() + k) % s_.n];
+      if (static_cast<int>(i) == g.input) break;
+      ++*(a.requests(i) == 0 ? phase_.no_request : phase_.no_credit);
     }
   }
 
@@ -697,6 +741,10 @@ class Scheduler final : public sc_core::sc_module, public TracedComponent {
   std::vector<std::uint32_t> islip_req_, gptr_, aptr_, dist_;
   std::vector<int> in_match_, out_match_, offer_;
   std::uint64_t &grants_, &collisions_, &req_peak_;
+  struct PhaseCounters {
+    std::uint64_t *cycles = nullptr, *pairs = nullptr, *kept = nullptr, *no_request = nullptr, *no_credit = nullptr;
+  } phase_;                                        // phase_stats only
+  std::vector<std::uint32_t> ptr_now_, ptr_prev_;  // phase_stats: the output arbiters' positions
 };
 
 // ---- the mechanism -------------------------------------------------------------------------------

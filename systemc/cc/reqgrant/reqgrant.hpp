@@ -51,6 +51,8 @@ struct Params : MechanismParams {
   VisitOrder order = VisitOrder::Random;  // output arbiters' visiting order (section 5.1; R5)
   PathStart path_start = PathStart::Spread;  // distribution pointers' first middle switch (R5)
   bool strict_path = true;             // G5: a flow is eligible only if its pointer's crosspoint has a credit
+  std::uint64_t grant_start = 0;       // central: first cycle the output arbiters grant (R5: start with full counters)
+  bool phase_stats = false;            // central: count the output arbiters' skips and in-phase pairs (R5)
   bool weighted = false;               // output arbiters: smooth weighted round robin (section 6.6)
   std::vector<std::uint32_t> weights;  // per input, at every output (empty: all 1)
   std::uint32_t reorder_buffer = 300;  // egress reorder buffer, packets (asserted bound; >= M x crosspoint)
