@@ -4,7 +4,8 @@
 // model (combinational outputs), a commit drives the inputs and applies one rising edge of
 // clk_i. In check mode the adapter also runs the C++ core and compares every output of every
 // call; the first difference throws ModelError naming cycle, component, block, signal and both
-// values. Included only by the generated rtl_loop/sets.cpp, which instantiates the adapters for
+// values. Every model registers with the run's waves (rtl_loop/waves.hpp; FstWaves below writes
+// them). Included only by the generated rtl_loop/sets.cpp, which instantiates the adapters for
 // the Verilated parameter sets.
 #pragma once
 
@@ -12,10 +13,10 @@
 #include <verilated_fst_c.h>
 
 #include <algorithm>
-#include <memory>
 #include <cctype>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
