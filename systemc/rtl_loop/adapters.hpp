@@ -4,14 +4,19 @@
 // model (combinational outputs), a commit drives the inputs and applies one rising edge of
 // clk_i. In check mode the adapter also runs the C++ core and compares every output of every
 // call; the first difference throws ModelError naming cycle, component, block, signal and both
-// values. Included only by the generated rtl_loop/sets.cpp, which instantiates the adapters for
+// values. Every model registers with the run's waves (rtl_loop/waves.hpp; FstWaves below writes
+// them). Included only by the generated rtl_loop/sets.cpp, which instantiates the adapters for
 // the Verilated parameter sets.
 #pragma once
 
 #include <verilated.h>
+#include <verilated_fst_c.h>
 
-#include <cstdint>
 #include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdint>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -77,11 +82,55 @@ struct Clocked : std::false_type {};
 template <class V>
 struct Clocked<V, std::void_t<decltype(std::declval<V&>().clk_i)>> : std::true_type {};
 
-// One Verilated model, reset on construction (rst_ni low across a rising edge).
+// Whether the model's root exposes the clock's trigger state (Verilator 5.006: the value of clk_i
+// at the last evaluation, from which the next one detects a rising edge). The generated table
+// includes the root headers (rtl/CMakeLists.txt); without them, or with another Verilator, the
+// falling edge costs an evaluation (Model::edge).
+template <class V, class = void>
+struct ClockTrigger : std::false_type {};
+template <class V>
+struct ClockTrigger<V, std::void_t<decltype(std::declval<V&>().rootp->__Vtrigrprev__TOP__clk_i)>> : std::true_type {};
+
+// The adapter being built (set by the table's factory around the adapter's constructor): its
+// models take their names and register for waveforms from it, whatever the adapter.
+inline thread_local const AdapterContext* t_building = nullptr;
+class Building {
+ public:
+  explicit Building(const AdapterContext& c) : prev_(t_building) { t_building = &c; }
+  ~Building() { t_building = prev_; }
+  Building(const Building&) = delete;
+  Building& operator=(const Building&) = delete;
+
+ private:
+  const AdapterContext* prev_;
+};
+
+// The Verilated model's name: the instance within its component, with the block's name in front
+// unless the instance already says it ("net.router_3 output 2 vc 1" -> credit_counter_output_2_vc_1,
+// "net.router_3 switch allocator" -> switch_allocator); the component is the waves' scope.
+inline std::string model_name(const AdapterContext* c) {
+  if (!c) return "TOP";
+  std::string n;
+  const auto sp = c->where.find(' ');
+  if (sp != std::string::npos)
+    for (std::size_t i = sp + 1; i < c->where.size(); ++i) {
+      const char ch = c->where[i];
+      n += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+    }
+  if (n.find(c->block) != std::string::npos) return n;
+  return n.empty() ? std::string(c->block) : std::string(c->block) + "_" + n;
+}
+
+// One Verilated model, reset on construction (rst_ni low across a rising edge), registered for
+// waveforms with the adapter being built.
 template <class V>
 class Model {
  public:
-  Model() {
+  Model() : m_(Verilated::threadContextp(), model_name(t_building).c_str()) {
+    if (t_building && t_building->waves) {
+      const std::string& where = t_building->where;
+      t_building->waves->add({where.substr(0, where.find(' ')), m_.name(), [this](VerilatedFstC& f) { m_.trace(&f, 99); }});
+    }
     if constexpr (Clocked<V>::value) {
       m_.clk_i = 0;
       m_.rst_ni = 1;
@@ -93,6 +142,8 @@ class Model {
     }
     eval();
   }
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
   V* operator->() { return &m_; }
   const V* operator->() const { return &m_; }
   void eval() {
@@ -101,11 +152,15 @@ class Model {
   }
   // One rising edge with the inputs as they are; the combinational outputs settle in the same
   // evaluation. clk_i goes back low without an evaluation of its own: the next eval() sees it
-  // low (an idle falling edge), and only an edge right after an edge needs one first, so that
-  // the model sees the clock rise again.
+  // low (an idle falling edge). An edge right after an edge needs the model to have seen the clock
+  // low: where the root exposes the trigger state, it is set as an evaluation with clk_i low would
+  // set it (nothing else depends on clk_i), else the model evaluates once more.
   void edge() {
     if constexpr (Clocked<V>::value) {
-      if (!low_seen_) m_.eval();
+      if (!low_seen_) {
+        if constexpr (ClockTrigger<V>::value) m_.rootp->__Vtrigrprev__TOP__clk_i = 0;
+        else m_.eval();
+      }
       m_.clk_i = 1;
       m_.eval();
       m_.clk_i = 0;
@@ -125,10 +180,11 @@ class Checker {
   bool on() const { return c_.check; }
   void expect(const char* signal, std::int64_t rtl, std::int64_t model) const {
     if (rtl == model) return;
+    const auto cycle = static_cast<Cycle>(sc_core::sc_time_stamp() / c_.period);
     std::ostringstream os;
-    os << "RTL check failed at cycle " << static_cast<std::uint64_t>(sc_core::sc_time_stamp() / c_.period) << ": "
-       << c_.where << ", block " << block_ << ", signal " << signal << ": rtl=" << rtl << " model=" << model;
-    throw ModelError(os.str());
+    os << "RTL check failed at cycle " << cycle << ": " << c_.where << ", block " << block_ << ", signal " << signal
+       << ": rtl=" << rtl << " model=" << model;
+    throw Mismatch(os.str(), cycle, c_.where.substr(0, c_.where.find(' ')));
   }
 
  private:
@@ -940,6 +996,50 @@ class MvcmFlowCtrlRtl final : public blocks::MvcmFlowCtrlImpl {
   Cycle at_ = 0;     // the cycle whose edge the RTL sees next
   Cycle quiet_ = 0;  // every wait is 0 from this cycle on
   std::optional<blocks::MvcmFlowCtrl> ref_;
+};
+
+// The waves of RTL in the loop in Verilator's FST writer: the selected models in one file, each
+// under its component's scope and `rtl` (waves.hpp). Models trace into one file only if they share
+// a Verilated context: all use the thread's default one.
+class FstWaves final : public Waves {
+ public:
+  std::size_t open(const std::string& path, const std::vector<bool>& selected, sc_core::sc_time period) override {
+    Verilated::traceEverOn(true);
+    fst_ = std::make_unique<VerilatedFstC>();
+    prefixes_.clear();
+    prefixes_.reserve(models_.size());  // the init callbacks keep pointers to them
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < models_.size(); ++i) {
+      if (!selected[i]) continue;
+      std::string scope;  // "net router_3 rtl ": the FST writer splits scopes at spaces
+      for (const char c : models_[i].component) scope += c == '.' ? ' ' : c;
+      prefixes_.push_back(scope + " rtl ");
+      fst_->spTrace()->addInitCb(&push_scope, &prefixes_.back());
+      models_[i].trace(*fst_);
+      fst_->spTrace()->addInitCb(&pop_scope, nullptr);
+      ++n;
+    }
+    // One cycle in the file's time unit (its precision: the models' timeprecision).
+    scale_ = static_cast<std::uint64_t>(
+        std::llround(period.to_seconds() / std::pow(10.0, Verilated::threadContextp()->timeprecision())));
+    if (scale_ == 0) scale_ = 1;
+    fst_->open(path.c_str());
+    return n;
+  }
+  void dump(Cycle cycle) override { fst_->dump(static_cast<std::uint64_t>(cycle) * scale_); }
+  void close() override {
+    fst_->close();
+    fst_.reset();
+  }
+  bool is_open() const override { return fst_ != nullptr; }
+
+ private:
+  static void push_scope(void* prefix, VerilatedFst* t, std::uint32_t) { t->pushNamePrefix(*static_cast<const std::string*>(prefix)); }
+  static void pop_scope(void*, VerilatedFst* t, std::uint32_t) { t->popNamePrefix(); }
+
+  std::unique_ptr<VerilatedFstC> fst_;
+  std::vector<std::string> prefixes_;
+  std::uint64_t scale_ = 1;
 };
 
 }  // namespace ccnet::rtl_loop

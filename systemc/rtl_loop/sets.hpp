@@ -9,6 +9,8 @@
 #include <systemc>
 
 #include "blocks/swap.hpp"
+#include "core/error.hpp"
+#include "rtl_loop/waves.hpp"
 
 namespace ccnet::rtl_loop {
 
@@ -17,6 +19,18 @@ struct AdapterContext {
   std::string where;        // the instance, e.g. "net.router_3 output 2 vc 1"
   bool check = false;       // also run the C++ core and compare
   sc_core::sc_time period;  // of the clock (the cycle in messages)
+  const char* block = "";   // the block, e.g. "credit_counter"
+  Waves* waves = nullptr;   // where the adapter's models register for waveforms (null: nowhere)
+};
+
+// The first difference between the RTL and the C++ core in check mode (sim.rtl_check): a model
+// error that also says where, so that the run can write the waves around it (sim/main.cpp).
+class Mismatch : public ModelError {
+ public:
+  Mismatch(const std::string& what, Cycle at, std::string where)
+      : ModelError(what), cycle(at), component(std::move(where)) {}
+  Cycle cycle;
+  std::string component;  // e.g. net.router_3
 };
 
 inline unsigned clog2(std::uint64_t n) {  // $clog2

@@ -92,7 +92,7 @@ std::string set_line(const std::string& set) {
 }  // namespace
 
 RtlSource::RtlSource(std::vector<std::string> blocks, bool all, bool check, std::string mutant, sc_core::sc_time period)
-    : blocks_(std::move(blocks)), all_(all), check_(check), mutant_(std::move(mutant)), period_(period) {}
+    : blocks_(std::move(blocks)), all_(all), check_(check), mutant_(std::move(mutant)), period_(period), waves_(make_waves()) {}
 
 std::string key(const EcnMarkerSetParams& p) {
   const unsigned w = std::max(1u, clog2(p.max_occupancy + 1ull));
@@ -109,10 +109,10 @@ std::unique_ptr<I> RtlSource::find(const std::vector<LoopSet<P, I>>& sets, const
   const LoopSet<P, I>* real = nullptr;
   for (const auto& s : sets) {
     if (k != s.params) continue;
-    if (!mutant_.empty() && mutant_ == s.mutant) return s.make(p, AdapterContext{where, check_, period_});
+    if (!mutant_.empty() && mutant_ == s.mutant) return s.make(p, AdapterContext{where, check_, period_, block, waves_.get()});
     if (*s.mutant == '\0') real = &s;
   }
-  if (real) return real->make(p, AdapterContext{where, check_, period_});
+  if (real) return real->make(p, AdapterContext{where, check_, period_, block, waves_.get()});
   missing_.emplace(std::string(block) + " " + k, where);  // the first instance that needs it
   return nullptr;
 }

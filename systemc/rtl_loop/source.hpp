@@ -12,6 +12,7 @@
 #include <systemc>
 
 #include "blocks/swap.hpp"
+#include "rtl_loop/waves.hpp"
 
 namespace ccnet::rtl_loop {
 
@@ -50,6 +51,8 @@ class RtlSource final : public blocks::BlockSource {
   // router or NIC uses, and listing every parameter set the selected blocks needed but this ccnet
   // was not built with (block, parameters, first instance) with the line that adds one.
   void check_complete() const;
+  // The models built so far, for waveforms (sim/trace.hpp); null without Verilated models.
+  Waves* waves() const { return waves_.get(); }
 
  private:
   template <class P, class I>
@@ -61,6 +64,7 @@ class RtlSource final : public blocks::BlockSource {
   bool check_;
   std::string mutant_;
   sc_core::sc_time period_;
+  std::unique_ptr<Waves> waves_;
   mutable std::map<std::string, std::string> missing_;  // "block parameters" -> first instance
   mutable std::map<std::string, std::string> unsupported_;  // parameters no set can have -> first instance
   mutable std::set<std::string> used_;                  // blocks some router or NIC asked for

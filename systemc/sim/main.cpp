@@ -2,11 +2,14 @@
 //   ccnet run CONFIG.yaml [--set key=value]... [--seed N] [--out DIR] [--quiet]
 //             [--trace FILE.vcd [--trace-scope PATTERN]... [--trace-window START:END]]
 //             [--watch-packet SRC.MSG[.SEQ]]... [--watch-flow SRC:DST]...   (docs/tracing.md)
+//             [--rtl BLOCKS [--rtl-check [--rtl-check-window N]]]        (docs/rtl-verification.md)
 //   ccnet validate CONFIG.yaml [--set key=value]...
 //   ccnet config CONFIG.yaml [--set key=value]... [--json]
 //   ccnet list [--json]          (registered names; --json: every key with kind, default, range)
 //   ccnet docs config            (prints docs/config.md)
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -23,6 +26,7 @@
 
 #include "core/error.hpp"
 #include "core/watch.hpp"
+#include "rtl_loop/sets.hpp"
 #include "sim/memory_guard.hpp"
 #include "sim/network.hpp"
 #include "sim/trace.hpp"
@@ -34,7 +38,11 @@ struct DebugOptions {
   bool trace = false;  // --trace given (possibly with an empty name, which is an error)
   std::string trace_file, trace_window;
   std::vector<std::string> trace_scopes, watch_packets, watch_flows;
+  ccnet::Cycle rtl_check_window = 200;  // --rtl-check-window: waves before an RTL check mismatch
 };
+
+// The command line as given (the RTL check's mismatch re-runs it).
+std::vector<std::string> g_args;
 
 // Exit statuses (docs/outputs.md).
 constexpr int kExitOk = 0, kExitError = 1, kExitConfig = 2, kExitModel = 3, kExitNotDrained = 4;
@@ -118,6 +126,81 @@ class WatchLog {
   bool done_ = false;
 };
 
+// The command line of the run that writes the waves around an RTL check mismatch: the same run
+// (the simulation is deterministic) without the caller's waveform, watch and quiet options, tracing
+// the component that differs over [cycle - window, cycle] into OUT/rtl_mismatch.vcd (and .rtl.fst).
+std::vector<std::string> mismatch_args(const ccnet::rtl_loop::Mismatch& m, const std::string& vcd, ccnet::Cycle window) {
+  static const char* const with_values[] = {"--trace", "--trace-scope", "--trace-window", "--watch-packet",
+                                            "--watch-flow", "--rtl-check-window"};
+  static const char* const multi[] = {"--trace-scope", "--watch-packet", "--watch-flow"};  // take several values
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < g_args.size(); ++i) {
+    const std::string& a = g_args[i];
+    if (i > 0 && (a == "-q" || a == "--quiet")) continue;
+    bool skip = false;
+    for (const char* o : with_values) {
+      if (a.rfind(std::string(o) + "=", 0) == 0) skip = true;
+      if (a != o) continue;
+      skip = true;
+      ++i;  // its value
+      for (const char* mo : multi)
+        if (a == mo)
+          while (i + 1 < g_args.size() && g_args[i + 1].rfind('-', 0) != 0) ++i;
+    }
+    if (!skip) out.push_back(a);
+  }
+  const ccnet::Cycle start = m.cycle > window ? m.cycle - window : 0;
+  for (const std::string& a : {std::string("--quiet"), std::string("--rtl-check-window"), std::string("0"),
+                              std::string("--trace"), vcd, std::string("--trace-window"),
+                              std::to_string(start) + ":" + std::to_string(m.cycle + 1), std::string("--trace-scope"),
+                              m.component})
+    out.push_back(a);
+  return out;
+}
+
+// At an RTL check mismatch: the waves of the window before it (docs/rtl-verification.md, "Waves"),
+// from a second process running the same simulation, whose messages go to OUT/rtl_mismatch.log.
+void write_mismatch_waves(const ccnet::rtl_loop::Mismatch& m, const std::string& out_dir, ccnet::Cycle window) {
+  const std::string vcd = out_dir + "/rtl_mismatch.vcd", fst = out_dir + "/rtl_mismatch.rtl.fst",
+                    log = out_dir + "/rtl_mismatch.log";
+  std::remove(vcd.c_str());
+  std::remove(fst.c_str());
+  const std::vector<std::string> args = mismatch_args(m, vcd, window);
+  std::vector<char*> argv;
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  std::cout.flush();
+  std::cerr.flush();
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (fd >= 0) {
+      dup2(fd, STDOUT_FILENO);
+      dup2(fd, STDERR_FILENO);
+    }
+    execv("/proc/self/exe", argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+    std::cerr << "ccnet: error: cannot run the simulation again for the mismatch waves: " << errno_text() << "\n";
+    return;
+  }
+  std::ifstream in(log);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const bool same = WIFEXITED(status) && WEXITSTATUS(status) == kExitModel && text.find(m.what()) != std::string::npos;
+  if (!same || !std::filesystem::exists(vcd)) {
+    std::cerr << "ccnet: error: the run again for the mismatch waves did not stop at the same mismatch (see " << log
+              << ")\n";
+    return;
+  }
+  const ccnet::Cycle start = m.cycle > window ? m.cycle - window : 0;
+  std::cerr << "ccnet: waves of " << m.component << " over cycles " << start << " to " << m.cycle << " (the last one"
+            << " up to the failing call): " << vcd << " (model)";
+  if (std::filesystem::exists(fst)) std::cerr << ", " << fst << " (RTL)";
+  std::cerr << "\n";
+}
+
 void note_if_empty(const ccnet::Config& cfg) {
   if (cfg.empty_file)
     std::cerr << "ccnet: note: " << cfg.file << " holds no settings: every key takes its default (`ccnet config "
@@ -166,7 +249,18 @@ int run_command(const std::string& file, const std::vector<std::string>& sets, l
   }
   std::signal(SIGINT, on_stop_signal);
   std::signal(SIGTERM, on_stop_signal);
-  const ccnet::RunResult res = ccnet::run_network(net, opt);
+  ccnet::RunResult res;
+  try {
+    res = ccnet::run_network(net, opt);
+  } catch (const ccnet::rtl_loop::Mismatch& m) {
+    std::cerr << "ccnet: model error: " << m.what() << "\n";
+    trace.reset();  // closes the caller's waveforms and packet log, as unwinding would
+    if (watch_log) watch_log->finish();
+    if (dbg.rtl_check_window > 0) write_mismatch_waves(m, out_dir, dbg.rtl_check_window);
+    std::cout.flush();
+    std::cerr.flush();
+    std::_Exit(kExitModel);
+  }
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
   const std::string path = out_dir + "/stats.json";
@@ -174,7 +268,11 @@ int run_command(const std::string& file, const std::vector<std::string>& sets, l
   if (!quiet) std::cout << ccnet::summarize(res.stats) << "  results: " << path << "\n";
   int status = kExitOk;
   if (trace) {
-    if (!quiet && trace->opened()) std::cout << "  waveform: " << trace->path() << "\n";
+    if (!quiet && trace->opened()) {
+      std::cout << "  waveform: " << trace->path() << "\n";
+      if (trace->rtl_models())
+        std::cout << "  RTL waveform: " << trace->rtl_path() << " (" << trace->rtl_models() << " Verilated models)\n";
+    }
     if (!trace->opened() && !res.interrupted) {
       std::cerr << "ccnet: option error: --trace-window " << dbg.trace_window << " starts after the run ended (cycle "
                 << res.stats["cycles_total"].get<std::uint64_t>() << "); no waveform written\n";
@@ -208,6 +306,7 @@ int run_command(const std::string& file, const std::vector<std::string>& sets, l
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
+  g_args.assign(argv, argv + argc);
   CLI::App app{"ccnet: signal-accurate SystemC model of lossless networks with congestion control"};
   app.require_subcommand(1);
 
@@ -230,6 +329,10 @@ int sc_main(int argc, char* argv[]) {
   run->add_flag("--rtl-check", rtl_check, "with --rtl: also run the C++ cores and stop at the first difference (sim.rtl_check)");
   run->add_option("--rtl-mutant", rtl_mutant, "test only: a deliberately broken RTL build (sim.rtl_mutant)");
   DebugOptions dbg;
+  run->add_option("--rtl-check-window", dbg.rtl_check_window,
+                  "with --rtl-check: at a difference, write the waves of the component that differs over this many "
+                  "cycles before it (DIR/rtl_mismatch.vcd and .rtl.fst, from a second run; 0 = none; default 200)")
+      ->check(CLI::Range(ccnet::Cycle{0}, ccnet::Cycle{1} << 40));
   auto* trace_opt = run->add_option("--trace", dbg.trace_file, "write a VCD waveform of the selected routers and NICs");
   run->add_option("--trace-scope", dbg.trace_scopes,
                   "trace only components/signals matching this glob, e.g. net.router_3, 'net.router_1*', "

@@ -38,6 +38,8 @@ class Network : public sc_core::sc_module, public NetworkBuilder {
   std::uint32_t num_routers() const override { return static_cast<std::uint32_t>(routers_.size()); }
   sc_core::sc_clock& clock() override { return clk; }
   sc_core::sc_time period() const override { return period_; }
+  // The waveforms of the RTL in the loop's models (sim.rtl), or null: no model runs as RTL.
+  rtl_loop::Waves* rtl_waves() const { return blocks_ ? blocks_->waves() : nullptr; }
   std::uint64_t seed() const override { return cfg_.seed; }
   PacketPool& packets() override { return packets_; }
   RouterApi& router(RouterId r) override { return *routers_.at(r); }

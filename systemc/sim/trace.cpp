@@ -2,6 +2,7 @@
 
 #include <fnmatch.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -12,6 +13,7 @@
 
 #include "core/error.hpp"
 #include "core/trace_sink.hpp"
+#include "rtl_loop/waves.hpp"
 
 namespace ccnet {
 
@@ -208,8 +210,10 @@ NetworkTrace::NetworkTrace(Network& net, TraceOptions opt) : net_(net), opt_(std
       components_.push_back(e->trace_scope());
     }
   }
+  std::vector<bool> used = c.used();
+  select_rtl(patterns, used);
   for (std::size_t i = 0; i < patterns.size(); ++i) {
-    if (c.used()[i]) continue;
+    if (used[i]) continue;
     const auto& routers = net_.routers();
     const auto& nics = net_.nics();
     throw OptionError("--trace-scope '" + opt_.scopes[i] + "' matches no component or signal (components are " +
@@ -219,21 +223,42 @@ NetworkTrace::NetworkTrace(Network& net, TraceOptions opt) : net_(net), opt_(std
   }
 }
 
+// The RTL in the loop's models a pattern selects: those of a component it matches, of the
+// component's `rtl` scope, or the model itself (net.router_3.rtl.switch_allocator).
+void NetworkTrace::select_rtl(const std::vector<std::string>& patterns, std::vector<bool>& used) {
+  const rtl_loop::Waves* waves = net_.rtl_waves();
+  if (!waves) return;
+  const auto& models = waves->models();
+  rtl_selected_.assign(models.size(), patterns.empty());
+  for (std::size_t m = 0; m < models.size(); ++m) {
+    const std::string scope = models[m].component + ".rtl";
+    for (std::size_t i = 0; i < patterns.size(); ++i)
+      if (glob_match(patterns[i], models[m].component) || glob_match(patterns[i], scope) ||
+          glob_match(patterns[i], scope + "." + models[m].name))
+        rtl_selected_[m] = used[i] = true;
+  }
+  for (const bool s : rtl_selected_) rtl_models_ += s;
+  rtl_path_ = path_.substr(0, path_.size() - 4) + ".rtl.fst";
+}
+
 NetworkTrace::~NetworkTrace() {
   // A run that ends in an exception (a model error, e.g. a deadlock) still leaves a complete
   // file: the last cycles before the error are the ones worth looking at.
-  if (file_) close(net_.now());
+  if (file_) close(net_.now(), true);
 }
 
 Cycle NetworkTrace::next_stop(Cycle now) const {
   if (opened_at_ == kNever && closed_at_ == kNever && opt_.start > now) return opt_.start;
+  if (rtl_open_) return std::min(now + 1, opt_.end);  // the RTL's state after every cycle
   if (file_ && opt_.end > now) return opt_.end;
   return kNever;
 }
 
 void NetworkTrace::at(Cycle now) {
+  if (rtl_open_)
+    for (; rtl_next_ < now; ++rtl_next_) net_.rtl_waves()->dump(rtl_next_);
   if (!file_ && opened_at_ == kNever && now >= opt_.start && now < opt_.end) open(now);
-  else if (file_ && now >= opt_.end) close(now);
+  else if (file_ && now >= opt_.end) close(now, false);
 }
 
 void NetworkTrace::open(Cycle now) {
@@ -274,9 +299,24 @@ void NetworkTrace::open(Cycle now) {
   for (auto* e : extensions_) e->set_tracing(true);
   for (auto& c : channels_) c.at_open = *c.counter;
   opened_at_ = now;
+  if (rtl_models_) {
+    net_.rtl_waves()->open(partial_base(rtl_path_) + ".fst", rtl_selected_, net_.period());
+    rtl_open_ = true;
+    rtl_next_ = now;
+  }
 }
 
-void NetworkTrace::close(Cycle now) {
+void NetworkTrace::close(Cycle now, bool at_error) {
+  if (rtl_open_) {
+    rtl_loop::Waves* waves = net_.rtl_waves();
+    for (; rtl_next_ < now; ++rtl_next_) waves->dump(rtl_next_);
+    if (at_error) waves->dump(now);  // the state at the error, within its cycle
+    waves->close();
+    rtl_open_ = false;
+    const std::string partial = partial_base(rtl_path_) + ".fst";
+    if (std::rename(partial.c_str(), rtl_path_.c_str()) != 0)
+      std::cerr << "ccnet: error: cannot rename " << partial << " to " << rtl_path_ << ": " << std::strerror(errno) << "\n";
+  }
   for (auto& c : channels_) c.flits = *c.counter - c.at_open;
   for (auto* r : routers_) r->set_tracing(false);
   for (auto* n : nics_) n->set_tracing(false);
@@ -291,7 +331,7 @@ void NetworkTrace::close(Cycle now) {
 }
 
 void NetworkTrace::finish(Cycle now, Json& stats) {
-  if (file_) close(now);
+  if (file_) close(now, false);
   Json t;
   t["file"] = path_;
   t["opened"] = opened();
@@ -302,6 +342,10 @@ void NetworkTrace::finish(Cycle now, Json& stats) {
   Json ch = Json::object();
   for (const auto& c : channels_) ch[c.name]["flits"] = c.flits;
   t["channels"] = std::move(ch);
+  if (rtl_models_) {
+    t["rtl"]["file"] = rtl_path_;
+    t["rtl"]["models"] = rtl_models_;
+  }
   stats["trace"] = std::move(t);
 }
 

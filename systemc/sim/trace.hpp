@@ -15,6 +15,13 @@
 // it cost what an untraced run costs, and the file holds only the window. The file is written
 // as FILE.partial.vcd and renamed to FILE.vcd when closed, so a crash never leaves a truncated
 // FILE.vcd nor destroys a previous one.
+//
+// With RTL in the loop (sim.rtl), the Verilated models of the selected components go to FILE.rtl.fst
+// over the same window (rtl_loop/waves.hpp): a pattern selects a model when it matches its
+// component, the component's `rtl` scope or the model's full name (net.router_3.rtl.switch_allocator).
+// The models' state is dumped once per cycle, after the cycle's evaluation, as the VCD shows it; so
+// the run pauses at every cycle of the window. At a model error the models' state at that moment
+// (mid-cycle: the inputs of the failing call) is dumped at the error's cycle.
 #pragma once
 
 #include <cstdint>
@@ -65,6 +72,9 @@ class NetworkTrace : public RunObserver {
   std::vector<std::string> signal_names() const;
   bool opened() const { return opened_at_ != kNever; }
   const std::string& path() const { return path_; }
+  // FILE.rtl.fst, written when RTL models were selected; empty otherwise.
+  const std::string& rtl_path() const { return rtl_models_ ? rtl_path_ : empty_; }
+  std::size_t rtl_models() const { return rtl_models_; }
 
  private:
   struct Entry {
@@ -79,8 +89,9 @@ class NetworkTrace : public RunObserver {
     std::uint64_t at_open = 0, flits = 0;
   };
   class Collector;
+  void select_rtl(const std::vector<std::string>& patterns, std::vector<bool>& used);
   void open(Cycle now);
-  void close(Cycle now);
+  void close(Cycle now, bool at_error);
 
   Network& net_;
   TraceOptions opt_;
@@ -93,6 +104,14 @@ class NetworkTrace : public RunObserver {
   std::vector<TracedComponent*> extensions_;  // the mechanism's own modules
   sc_core::sc_trace_file* file_ = nullptr;
   Cycle opened_at_ = kNever, closed_at_ = kNever;
+  // RTL in the loop: the selected models (one flag per registered model), their file, and the next
+  // cycle whose state is to be dumped.
+  std::vector<bool> rtl_selected_;
+  std::size_t rtl_models_ = 0;
+  std::string rtl_path_;
+  const std::string empty_;
+  bool rtl_open_ = false;
+  Cycle rtl_next_ = 0;
 };
 
 }  // namespace ccnet
