@@ -46,6 +46,11 @@ class RtlSource final : public blocks::BlockSource {
                                                       const std::string& where) const override;
   std::unique_ptr<blocks::MvcmFlowCtrlImpl> mvcm_flow_ctrl(const blocks::MvcmFlowCtrlParams&, const std::string& where) const override;
   std::unique_ptr<blocks::SaaLinkUnitImpl> saa_link_unit(const blocks::SaaLinkUnitParams&, const std::string& where) const override;
+  std::unique_ptr<blocks::CrpTableImpl> crp_table(const blocks::CrpTableParams&, const std::string& where) const override;
+  std::unique_ptr<blocks::CreditArbiterImpl> credit_arbiter(const blocks::CreditArbiterParams&, const std::vector<std::uint32_t>& order,
+                                                            const std::vector<std::uint32_t>& dist0,
+                                                            const std::vector<std::uint32_t>& weights,
+                                                            const std::string& where) const override;
   // After the network is built: throws config::ConfigError for a block named in sim.rtl that no
   // router or NIC uses, and listing every parameter set the selected blocks needed but this ccnet
   // was not built with (block, parameters, first instance) with the line that adds one.

@@ -46,6 +46,7 @@ class Network : public sc_core::sc_module, public NetworkBuilder {
   NicHooks* nic_hooks(NodeId n) override { return nics_.at(n)->hooks(); }
   void trace(TracedComponent& component) override { traced_.push_back(&component); }
   CounterSet& counters() override { return extension_counters_; }
+  const blocks::BlockSource* block_source() const override { return blocks_.get(); }
 
   // The mechanism's own traced modules (NetworkBuilder::trace), and the counters of all its
   // parts merged (the `cc` section of stats.json and `timeseries.cc`).
