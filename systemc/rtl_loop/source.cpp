@@ -119,9 +119,13 @@ std::unique_ptr<I> RtlSource::find(const std::vector<LoopSet<P, I>>& sets, const
   const LoopSet<P, I>* real = nullptr;
   for (const auto& s : sets) {
     if (k != s.params) continue;
-    if (!mutant_.empty() && mutant_ == s.mutant) return s.make(p, AdapterContext{where, check_, period_});
+    if (!mutant_.empty() && mutant_ == s.mutant) {
+      needs_.emplace(std::string(block) + " " + k, std::make_pair("built", where));
+      return s.make(p, AdapterContext{where, check_, period_});
+    }
     if (*s.mutant == '\0') real = &s;
   }
+  needs_.emplace(std::string(block) + " " + k, std::make_pair(real ? "built" : "missing", where));
   if (real) return real->make(p, AdapterContext{where, check_, period_});
   missing_.emplace(std::string(block) + " " + k, where);  // the first instance that needs it
   return nullptr;
@@ -140,6 +144,7 @@ std::unique_ptr<blocks::SwitchAllocatorImpl> RtlSource::switch_allocator(const b
   // No set can be built beyond the RTL's requesters per input (a VOQ router has VCs x outputs).
   if (p.reqs_per_in > hw::kMaxVcs && std::find(blocks_.begin(), blocks_.end(), "switch_allocator") != blocks_.end()) {
     used_.insert("switch_allocator");
+    needs_.emplace("switch_allocator " + key(p), std::make_pair("beyond-rtl", where));
     unsupported_.emplace("switch_allocator " + key(p) + ": ReqsPerIn " + std::to_string(p.reqs_per_in) +
                              " is above the RTL's limit of " + std::to_string(hw::kMaxVcs) +
                              " requesters per input (ccn_pkg::MaxVcs; VOQ routers have VCs x outputs of them)",
@@ -201,6 +206,7 @@ std::unique_ptr<blocks::CreditArbiterImpl> RtlSource::credit_arbiter(const block
   const bool selected = std::find(blocks_.begin(), blocks_.end(), "credit_arbiter") != blocks_.end();
   if (selected && (!rotated || s.weight_width > 16)) {
     used_.insert("credit_arbiter");
+    needs_.emplace("credit_arbiter " + key(s), std::make_pair("beyond-rtl", where));
     unsupported_.emplace("credit_arbiter " + key(s) + ": " +
                              (!rotated ? std::string("first paths that are not (input + offset) mod NumPath (the RTL's "
                                                      "DistOffset; e.g. reqgrant's cc.path_start: zero)")
@@ -230,6 +236,12 @@ void RtlSource::check_complete() const {
          "(docs/rtl-verification.md, \"RTL in the loop\"):";
   for (const auto& [set, where] : missing_) msg += "\n  " + set_line(set);
   throw config::ConfigError(msg);
+}
+
+std::string RtlSource::survey() const {
+  std::string out;
+  for (const auto& [set, need] : needs_) out += need.first + "\t" + set + "\t" + need.second + "\n";
+  return out;
 }
 
 std::string loop_blocks() {

@@ -55,6 +55,9 @@ class RtlSource final : public blocks::BlockSource {
   // router or NIC uses, and listing every parameter set the selected blocks needed but this ccnet
   // was not built with (block, parameters, first instance) with the line that adds one.
   void check_complete() const;
+  // Every parameter set the selected blocks asked for, one line each: "built", "missing" or
+  // "beyond-rtl" (no set can take it), a tab, "block parameters", a tab, the first instance.
+  std::string survey() const;
 
  private:
   template <class P, class I>
@@ -69,6 +72,7 @@ class RtlSource final : public blocks::BlockSource {
   mutable std::map<std::string, std::string> missing_;  // "block parameters" -> first instance
   mutable std::map<std::string, std::string> unsupported_;  // parameters no set can have -> first instance
   mutable std::set<std::string> used_;                  // blocks some router or NIC asked for
+  mutable std::map<std::string, std::pair<std::string, std::string>> needs_;  // "block parameters" -> state, first instance
 };
 
 // Null when `spec` selects no block.
