@@ -982,7 +982,7 @@ class CrpTableRtl final : public blocks::CrpTableImpl {
     }
     if (ref_) {
       ref_->sync(now);
-      compare_state();
+      if (edges_ / p_.cmax == epoch_) compare_state();  // (not after a lane's edge that ended the epoch)
     }
   }
   blocks::CrpResult apply(const blocks::CrpLane& lane) override {

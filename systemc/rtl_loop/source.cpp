@@ -221,7 +221,7 @@ void RtlSource::check_complete() const {
   if (!all_)
     for (const auto& b : blocks_)
       if (!used_.count(b))
-        throw config::ConfigError("sim.rtl: no router or NIC of this network uses block " + b +
+        throw config::ConfigError("sim.rtl: no router, NIC or mechanism module of this network uses block " + b +
                                   " (so it would run no RTL; name only blocks the network has, or all)");
   if (!unsupported_.empty()) {
     std::string msg = "sim.rtl: the RTL of a block cannot take the parameters this network needs:";
