@@ -969,8 +969,8 @@ class CrpTableRtl final : public blocks::CrpTableImpl {
   }
   void sync(Cycle now) override {
     const std::uint64_t e = now / p_.cmax;
-    if (e < epoch_) throw ModelError(where_ + ": CRP table synced back to cycle " + std::to_string(now));
-    if (e > epoch_) {
+    if (e < net_epoch_) throw ModelError(where_ + ": CRP table synced back to cycle " + std::to_string(now));
+    if (e > net_epoch_) {
       // Idle edges up to the epoch's first cycle (at most Cmax per epoch; a table idle for a whole
       // table length shifts in fresh cells only, as the core's jump does).
       while (edges_ < e * p_.cmax) {
@@ -978,17 +978,18 @@ class CrpTableRtl final : public blocks::CrpTableImpl {
         ++edges_;
       }
       read_state();
+      net_epoch_ = e;
       epoch_ = rtl_epoch_;
     }
     if (ref_) {
       ref_->sync(now);
-      if (edges_ / p_.cmax == epoch_) compare_state();  // (not after a lane's edge that ended the epoch)
+      if (edges_ / p_.cmax == net_epoch_) compare_state();  // (not after a lane's edge that ended the epoch)
     }
   }
   blocks::CrpResult apply(const blocks::CrpLane& lane) override {
-    if (edges_ / p_.cmax != epoch_)
+    if (edges_ / p_.cmax != net_epoch_)
       throw ModelError(where_ + ": more than Cmax = " + std::to_string(p_.cmax) +
-                       " operations in epoch " + std::to_string(epoch_) +
+                       " operations in epoch " + std::to_string(net_epoch_) +
                        "; the CRP table's RTL takes one per cycle (an epoch has Cmax cycles)");
     const std::uint64_t x = lane.size;
     if (x >> size_w_ || lane.take0 >> cell_w_ || lane.take1 >> cell_w_)
@@ -1041,7 +1042,7 @@ class CrpTableRtl final : public blocks::CrpTableImpl {
     }
     m_->op_i = 0;  // CrpOpNop
     read_state();
-    if (ref_ && edges_ / p_.cmax == epoch_) compare_state();  // (the lane's edge that ends the epoch shifted the RTL already)
+    if (ref_ && edges_ / p_.cmax == net_epoch_) compare_state();  // (the lane's edge that ends the epoch shifted the RTL already)
     return r;
   }
   const std::uint64_t& epoch_ref() override { return epoch_; }
@@ -1055,7 +1056,7 @@ class CrpTableRtl final : public blocks::CrpTableImpl {
 
  private:
   // The RTL's cells and its epoch_o (modulo 2^EpochWidth) on 64 bits. After a lane's edge that
-  // ended the RTL's epoch they show the next epoch's (the network's epoch_ stays until its sync).
+  // ended the RTL's epoch they show the next epoch's (epoch_ stays until the next epoch's sync).
   void read_state() {
     for (std::uint32_t i = 0; i < p_.cells; ++i) cells_[i] = static_cast<std::uint32_t>(bits::get(m_->cells_o, i * cell_w_, cell_w_));
     const std::uint64_t rtl = bits::get(m_->epoch_o, 0, kCrpEpochWidth);
@@ -1074,7 +1075,8 @@ class CrpTableRtl final : public blocks::CrpTableImpl {
   std::vector<std::uint32_t> cells_;
   std::uint64_t edges_ = 0;      // edges the RTL saw since reset (its epoch: edges_ / Cmax)
   std::uint64_t rtl_epoch_ = 0;  // the RTL's epoch_o on 64 bits
-  std::uint64_t epoch_ = 0;      // the RTL's epoch at the cycle synced to
+  std::uint64_t net_epoch_ = 0;  // the network's epoch (of the cycle synced to)
+  std::uint64_t epoch_ = 0;      // the RTL's epoch at that cycle (what the mechanism reads)
   bool error_ = false;
   std::optional<blocks::CrpTable> ref_;
 };
