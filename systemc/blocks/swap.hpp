@@ -2,7 +2,8 @@
 //
 // The router, the NIC and the mechanisms' hooks hold their mirrored blocks through a slot
 // (CreditCounterSlot, OutputArbiterSlot, SwitchAllocatorSlot, RrArbiterSlot, EcnMarkerSlot,
-// InjectionEngineSlot, LhrpSchedulerSlot, MvcmMarkerSlot, MvcmFlowCtrlSlot, SaaLinkUnitSlot): the same calls as the block's C++ core, answered by
+// InjectionEngineSlot, LhrpSchedulerSlot, MvcmMarkerSlot, MvcmFlowCtrlSlot, SaaLinkUnitSlot,
+// CrpTableSlot, CreditArbiterSlot): the same calls as the block's C++ core, answered by
 // the core itself or, when the slot was given another implementation of the block, by that (the
 // Verilated RTL of the block, stepped inside the same cycle with the same inputs, possibly
 // checked against the core). A BlockSource hands out those implementations
@@ -20,7 +21,9 @@
 #include <string>
 #include <vector>
 
+#include "blocks/credit_arbiter.hpp"
 #include "blocks/credit_counter.hpp"
+#include "blocks/crp_table.hpp"
 #include "blocks/ecn_marker.hpp"
 #include "blocks/injection_engine.hpp"
 #include "blocks/lhrp_scheduler.hpp"
@@ -133,6 +136,35 @@ class SaaLinkUnitImpl {
   virtual bool error() = 0;
 };
 
+// The CRP reservation table keeps time (it shifts at the end of every epoch of Cmax cycles):
+// sync(now) brings it to cycle `now` (never backwards); each apply() is one lane of that cycle, in
+// order (the next lane sees its update). epoch_ref()/cell_ref(): the state for waveforms.
+class CrpTableImpl {
+ public:
+  virtual ~CrpTableImpl() = default;
+  virtual void sync(Cycle now) = 0;
+  virtual CrpResult apply(const CrpLane& lane) = 0;
+  virtual const std::uint64_t& epoch_ref() = 0;
+  virtual const std::uint32_t& cell_ref(std::uint32_t i) = 0;
+  // Every cell within 0..Cmax and no contract violation so far.
+  virtual bool invariants_hold() = 0;
+};
+
+// The request/grant scheduler's per-output credit arbiter: add_request()/add_credit() take effect
+// at once (seen by the next pick()), pick() is the choice, commit() uses it (the clock edge).
+class CreditArbiterImpl {
+ public:
+  virtual ~CreditArbiterImpl() = default;
+  virtual void add_request(std::uint32_t input, std::uint32_t n) = 0;
+  virtual void add_credit(std::uint32_t path) = 0;
+  virtual CreditArbiter::Grant pick() = 0;
+  virtual void commit(const CreditArbiter::Grant& g) = 0;
+  virtual std::uint32_t requests(std::uint32_t input) = 0;
+  virtual std::uint64_t pending() = 0;
+  virtual std::uint32_t credits_taken() = 0;
+  virtual std::uint32_t pointer() = 0;
+};
+
 // Hands out the implementations of the blocks a run swaps. `where` names the instance for
 // messages (e.g. "net.router_3 output 2 vc 1"). Null: the slot runs the C++ core.
 class BlockSource {
@@ -154,6 +186,13 @@ class BlockSource {
                                                       const std::string& where) const = 0;
   virtual std::unique_ptr<MvcmFlowCtrlImpl> mvcm_flow_ctrl(const MvcmFlowCtrlParams&, const std::string& where) const = 0;
   virtual std::unique_ptr<SaaLinkUnitImpl> saa_link_unit(const SaaLinkUnitParams&, const std::string& where) const = 0;
+  virtual std::unique_ptr<CrpTableImpl> crp_table(const CrpTableParams&, const std::string& where) const = 0;
+  // The arbiter's configuration as CreditArbiter's constructor takes it (visiting order, first
+  // paths, weights; empty: the defaults).
+  virtual std::unique_ptr<CreditArbiterImpl> credit_arbiter(const CreditArbiterParams&, const std::vector<std::uint32_t>& order,
+                                                            const std::vector<std::uint32_t>& dist0,
+                                                            const std::vector<std::uint32_t>& weights,
+                                                            const std::string& where) const = 0;
 };
 
 class CreditCounterSlot {
@@ -350,6 +389,44 @@ class SaaLinkUnitSlot {
  private:
   SaaLinkUnit core_;
   std::unique_ptr<SaaLinkUnitImpl> alt_;
+};
+
+class CrpTableSlot {
+ public:
+  CrpTableSlot(const CrpTableParams& p, const BlockSource* src, const std::string& where)
+      : core_(p), alt_(src ? src->crp_table(p, where) : nullptr) {}
+  void sync(Cycle now) { alt_ ? alt_->sync(now) : core_.sync(now); }
+  CrpResult apply(const CrpLane& lane) { return alt_ ? alt_->apply(lane) : core_.apply(lane); }
+  const std::uint64_t& epoch_ref() const { return alt_ ? alt_->epoch_ref() : core_.epoch_ref(); }
+  std::uint64_t epoch() const { return epoch_ref(); }
+  const std::uint32_t& cell_ref(std::uint32_t i) const { return alt_ ? alt_->cell_ref(i) : core_.cell_ref(i); }
+  bool invariants_hold() const { return alt_ ? alt_->invariants_hold() : core_.invariants_hold(); }
+  const CrpTableParams& params() const { return core_.params(); }
+
+ private:
+  CrpTable core_;
+  std::unique_ptr<CrpTableImpl> alt_;
+};
+
+class CreditArbiterSlot {
+ public:
+  CreditArbiterSlot(const CreditArbiterParams& p, const std::vector<std::uint32_t>& order, const std::vector<std::uint32_t>& dist0,
+                    const std::vector<std::uint32_t>& weights, const BlockSource* src, const std::string& where)
+      : core_(p, order, dist0, weights), alt_(src ? src->credit_arbiter(p, order, dist0, weights, where) : nullptr) {}
+  void add_request(std::uint32_t input, std::uint32_t n = 1) { alt_ ? alt_->add_request(input, n) : core_.add_request(input, n); }
+  void add_credit(std::uint32_t path) { alt_ ? alt_->add_credit(path) : core_.add_credit(path); }
+  CreditArbiter::Grant pick() const { return alt_ ? alt_->pick() : core_.pick(); }
+  void commit(const CreditArbiter::Grant& g) { alt_ ? alt_->commit(g) : core_.commit(g); }
+  std::uint32_t requests(std::uint32_t input) const { return alt_ ? alt_->requests(input) : core_.requests(input); }
+  std::uint64_t pending() const { return alt_ ? alt_->pending() : core_.pending(); }
+  std::uint32_t credits_taken() const { return alt_ ? alt_->credits_taken() : core_.credits_taken(); }
+  std::uint32_t pointer() const { return alt_ ? alt_->pointer() : core_.pointer(); }
+  const std::vector<std::uint32_t>& order() const { return core_.order(); }  // configuration
+  const CreditArbiterParams& params() const { return core_.params(); }
+
+ private:
+  CreditArbiter core_;
+  std::unique_ptr<CreditArbiterImpl> alt_;
 };
 
 }  // namespace ccnet::blocks

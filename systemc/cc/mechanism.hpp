@@ -81,6 +81,9 @@ class NetworkBuilder {
   // Counters and series of the modules the mechanism adds (merged into stats.json's `cc`
   // section like the hooks' own).
   virtual CounterSet& counters() = 0;
+  // Implementations of the mirrored blocks for the modules build() adds, as the routers' and NICs'
+  // (RouterApi::block_source; null: the C++ cores).
+  virtual const blocks::BlockSource* block_source() const = 0;
 
  protected:
   virtual void keep(std::shared_ptr<void> object) = 0;

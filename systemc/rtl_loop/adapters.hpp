@@ -19,6 +19,7 @@
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <systemc>
 #include <type_traits>
@@ -1040,6 +1041,282 @@ class FstWaves final : public Waves {
   std::unique_ptr<VerilatedFstC> fst_;
   std::vector<std::string> prefixes_;
   std::uint64_t scale_ = 1;
+};
+
+// ccn_crp_table (EpochWidth = kCrpEpochWidth). The RTL takes one operation per edge and shifts at
+// the edge that ends an epoch (phase Cmax - 1); its outputs depend on the cells and the epoch, not
+// on the cycle within the epoch. The network applies several lanes in one cycle, in order (a
+// router's arrivals), and syncs the table every cycle. So each lane gets its own edge, the
+// earliest of the epoch not used yet: entering a new epoch, the adapter applies the idle edges
+// (CrpOpNop) that bring the RTL to that epoch's first cycle, and each lane then takes the next
+// edge. The RTL's epoch is always the network's and a cycle's lanes see each other's updates, as
+// the core's do; the RTL's phase_o counts the edges the epoch used so far, not the network's
+// cycle. An epoch with more than Cmax operations does not fit (a model error naming the table).
+// A violating lane changes nothing: the adapter applies no edge for it (the RTL's OpLegal_A would
+// stop the process) and keeps the sticky error itself.
+template <class V>
+class CrpTableRtl final : public blocks::CrpTableImpl {
+ public:
+  CrpTableRtl(const blocks::CrpTableParams& p, const AdapterContext& c)
+      : p_(p),
+        chk_(c, "crp_table"),
+        where_(c.where),
+        cell_w_(clog2(p.cmax + 1ull)),
+        size_w_(clog2(2ull * p.cmax + 1)),
+        lead_w_(clog2(p.cells + 1ull)),
+        cells_(p.cells, p.cmax) {
+    if (chk_.on()) ref_.emplace(p);
+  }
+  void sync(Cycle now) override {
+    const std::uint64_t e = now / p_.cmax;
+    if (e < net_epoch_) throw ModelError(where_ + ": CRP table synced back to cycle " + std::to_string(now));
+    if (e > net_epoch_) {
+      // Idle edges up to the epoch's first cycle (at most Cmax per epoch; a table idle for a whole
+      // table length shifts in fresh cells only, as the core's jump does).
+      while (edges_ < e * p_.cmax) {
+        m_.edge();
+        ++edges_;
+      }
+      read_state();
+      net_epoch_ = e;
+      epoch_ = rtl_epoch_;
+    }
+    if (ref_) {
+      ref_->sync(now);
+      if (edges_ / p_.cmax == net_epoch_) compare_state();  // (not after a lane's edge that ended the epoch)
+    }
+  }
+  blocks::CrpResult apply(const blocks::CrpLane& lane) override {
+    if (edges_ / p_.cmax != net_epoch_)
+      throw ModelError(where_ + ": more than Cmax = " + std::to_string(p_.cmax) +
+                       " operations in epoch " + std::to_string(net_epoch_) +
+                       "; the CRP table's RTL takes one per cycle (an epoch has Cmax cycles)");
+    const std::uint64_t x = lane.size;
+    if (x >> size_w_ || lane.take0 >> cell_w_ || lane.take1 >> cell_w_)
+      throw ModelError(where_ + ": a CRP lane's size " + std::to_string(x) + " or take " + std::to_string(lane.take0) + "/" +
+                       std::to_string(lane.take1) + " is wider than the RTL's ports (SizeW " + std::to_string(size_w_) +
+                       ", CellW " + std::to_string(cell_w_) + " bits)");
+    const std::uint64_t mod = 1ull << kCrpEpochWidth;
+    bits::set(m_->op_i, 0, 8, static_cast<std::uint8_t>(lane.op));
+    bits::set(m_->size_i, 0, size_w_, x);
+    bits::set(m_->vec_i, 0, p_.cells, lane.vec);
+    bits::set(m_->vec_epoch_i, 0, kCrpEpochWidth, lane.vec_epoch % mod);
+    m_->reserve_i = lane.reserve;
+    m_->prefer_i = lane.prefer;
+    bits::set(m_->lead_i, 0, lead_w_, std::min(lane.lead, p_.cells));  // lead >= Cells: no cell pickable either way
+    bits::set(m_->slot_i, 0, kCrpEpochWidth, lane.slot % mod);
+    bits::set(m_->take0_i, 0, cell_w_, lane.take0);
+    bits::set(m_->take1_i, 0, cell_w_, lane.take1);
+    m_->spill_i = lane.spill;
+    m_.eval();
+    blocks::CrpResult r;
+    r.violation = m_->violation_o;
+    r.vec = bits::get(m_->vec_o, 0, p_.cells);
+    r.reserved = m_->reserved_o;
+    // The reserved slot E + i: its distance from the epoch, modulo 2^EpochWidth, on the 64-bit epoch.
+    r.slot = r.reserved ? epoch_ + ((bits::get(m_->slot_o, 0, kCrpEpochWidth) - epoch_) % mod) : 0;
+    r.offset = static_cast<std::uint32_t>(bits::get(m_->offset_o, 0, cell_w_));
+    r.take0 = static_cast<std::uint32_t>(bits::get(m_->take0_o, 0, cell_w_));
+    r.take1 = static_cast<std::uint32_t>(bits::get(m_->take1_o, 0, cell_w_));
+    r.retry = static_cast<blocks::CrpRetry>(m_->retry_o);
+    r.pass = m_->pass_o;
+    r.charged = static_cast<std::uint32_t>(bits::get(m_->charged_o, 0, size_w_));
+    if (ref_) {
+      const blocks::CrpResult c = ref_->apply(lane);
+      chk_.expect("violation_o", r.violation, c.violation);
+      chk_.expect("vec_o", static_cast<std::int64_t>(r.vec), static_cast<std::int64_t>(c.vec));
+      chk_.expect("reserved_o", r.reserved, c.reserved);
+      chk_.expect("slot_o", static_cast<std::int64_t>(r.slot), static_cast<std::int64_t>(c.slot));
+      chk_.expect("offset_o", r.offset, c.offset);
+      chk_.expect("take0_o", r.take0, c.take0);
+      chk_.expect("take1_o", r.take1, c.take1);
+      chk_.expect("retry_o", static_cast<std::int64_t>(r.retry), static_cast<std::int64_t>(c.retry));
+      chk_.expect("pass_o", r.pass, c.pass);
+      chk_.expect("charged_o", r.charged, c.charged);
+    }
+    if (r.violation) {
+      error_ = true;
+    } else {
+      m_.edge();
+      ++edges_;
+    }
+    m_->op_i = 0;  // CrpOpNop
+    read_state();
+    if (ref_ && edges_ / p_.cmax == net_epoch_) compare_state();  // (the lane's edge that ends the epoch shifted the RTL already)
+    return r;
+  }
+  const std::uint64_t& epoch_ref() override { return epoch_; }
+  const std::uint32_t& cell_ref(std::uint32_t i) override { return cells_[i]; }
+  bool invariants_hold() override {
+    if (error_ || m_->error_o) return false;
+    for (std::uint32_t c : cells_)
+      if (c > p_.cmax) return false;
+    return true;
+  }
+
+ private:
+  // The RTL's cells and its epoch_o (modulo 2^EpochWidth) on 64 bits. After a lane's edge that
+  // ended the RTL's epoch they show the next epoch's (epoch_ stays until the next epoch's sync).
+  void read_state() {
+    for (std::uint32_t i = 0; i < p_.cells; ++i) cells_[i] = static_cast<std::uint32_t>(bits::get(m_->cells_o, i * cell_w_, cell_w_));
+    const std::uint64_t rtl = bits::get(m_->epoch_o, 0, kCrpEpochWidth);
+    rtl_epoch_ += (rtl - rtl_epoch_) % (1ull << kCrpEpochWidth);
+  }
+  void compare_state() {
+    chk_.expect("epoch_o", static_cast<std::int64_t>(rtl_epoch_), static_cast<std::int64_t>(ref_->epoch()));
+    for (std::uint32_t i = 0; i < p_.cells; ++i) chk_.expect("cells_o", cells_[i], ref_->cell(i));
+  }
+
+  blocks::CrpTableParams p_;
+  Model<V> m_;
+  Checker chk_;
+  std::string where_;
+  unsigned cell_w_, size_w_, lead_w_;
+  std::vector<std::uint32_t> cells_;
+  std::uint64_t edges_ = 0;      // edges the RTL saw since reset (its epoch: edges_ / Cmax)
+  std::uint64_t rtl_epoch_ = 0;  // the RTL's epoch_o on 64 bits
+  std::uint64_t net_epoch_ = 0;  // the network's epoch (of the cycle synced to)
+  std::uint64_t epoch_ = 0;      // the RTL's epoch at that cycle (what the mechanism reads)
+  bool error_ = false;
+  std::optional<blocks::CrpTable> ref_;
+};
+
+// ccn_credit_arbiter (NumReq = 1, DistOffset = 0: CreditArbiterSetParams). No state of the arbiter
+// moves with time alone: its counters change with what arrives and with the grants used, its
+// pointers only with a used grant. So each add_request() and add_credit() is one edge with that
+// request or credit and gnt_ready_i low (a chain of one-arrival cycles leaves the core's state:
+// arrivals take effect at once and are seen by the next pick()), pick() evaluates the choice (again
+// only after an edge), and commit() is one edge with gnt_ready_i high. The paths are wired rotated
+// (the core's path p is the RTL's (p - rotation) mod M). The RTL shows only the sum of the request
+// counters (pending_o); requests(i) is the adapter's count, the requests the RTL accepted minus the
+// grants it made for input i (check mode compares it with the core's). A request or credit that
+// breaks the contract changes nothing: no edge (NoViolation_A would stop the process) and the
+// core's std::invalid_argument.
+template <class V>
+class CreditArbiterRtl final : public blocks::CreditArbiterImpl {
+ public:
+  CreditArbiterRtl(const CreditArbiterSetParams& p, const AdapterContext& c)
+      : p_(p),
+        chk_(c, "credit_arbiter"),
+        n_(p.core.num_inputs),
+        m_paths_(p.core.num_paths),
+        in_w_(idx_width(p.core.num_inputs)),
+        path_w_(idx_width(p.core.num_paths)),
+        cnt_w_(clog2(p.core.max_requests + 1ull)),
+        pend_w_(clog2(std::uint64_t{p.core.num_inputs} * p.core.max_requests + 1)),
+        taken_w_(clog2(std::uint64_t{p.core.num_paths} * p.core.credits + 1)),
+        req_(p.core.num_inputs, 0) {
+    // Configuration inputs, stable from now on (the reset state does not depend on them).
+    for (std::uint32_t pos = 0; pos < n_; ++pos) bits::set(m_->order_i, pos * in_w_, in_w_, p.order[pos]);
+    for (std::uint32_t i = 0; i < n_; ++i) bits::set(m_->weight_i, i * p.weight_width, p.weight_width, p.weights[i]);
+    if (chk_.on()) {
+      std::vector<std::uint32_t> dist0(n_);
+      for (std::uint32_t i = 0; i < n_; ++i) dist0[i] = (i + p.rotation) % m_paths_;
+      ref_.emplace(p.core, p.order, dist0, p.weights);
+    }
+  }
+  void add_request(std::uint32_t input, std::uint32_t n) override {
+    if (input >= n_) bad("request from input " + std::to_string(input) + " >= inputs " + std::to_string(n_));
+    const std::uint64_t want = req_[input] + std::uint64_t{n};
+    if (n > p_.core.max_requests) overflow(input, want);  // wider than req_count_i: a violation either way
+    m_->req_valid_i = 1;
+    bits::set(m_->req_input_i, 0, in_w_, input);
+    bits::set(m_->req_count_i, 0, cnt_w_, n);
+    m_.eval();
+    const bool viol = m_->violation_o;
+    if (ref_) chk_.expect("violation_o (request)", viol, !ref_->request_ok(input, n));
+    if (!viol) edge();
+    m_->req_valid_i = 0;
+    if (viol) overflow(input, want);
+    req_[input] += n;
+    if (ref_) {
+      ref_->add_request(input, n);
+      compare_state();
+    }
+  }
+  void add_credit(std::uint32_t path) override {
+    if (path >= m_paths_) bad("credit for path " + std::to_string(path) + " >= paths " + std::to_string(m_paths_));
+    m_->cred_valid_i = 1;
+    bits::set(m_->cred_path_i, 0, path_w_, (path + m_paths_ - p_.rotation % m_paths_) % m_paths_);
+    m_.eval();
+    const bool viol = m_->violation_o;
+    if (ref_) chk_.expect("violation_o (credit)", viol, !ref_->credit_ok(path));
+    if (!viol) edge();
+    m_->cred_valid_i = 0;
+    if (viol)
+      bad("credit returned for path " + std::to_string(path) + " whose counter is already full (" +
+          std::to_string(p_.core.credits) + ")");
+    if (ref_) {
+      ref_->add_credit(path);
+      compare_state();
+    }
+  }
+  blocks::CreditArbiter::Grant pick() override {
+    if (dirty_) {
+      m_.eval();
+      offer_ = {};
+      if (m_->gnt_valid_o) {
+        offer_.input = static_cast<int>(bits::get(m_->gnt_input_o, 0, in_w_));
+        offer_.path = static_cast<std::uint32_t>((bits::get(m_->gnt_path_o, 0, path_w_) + p_.rotation) % m_paths_);
+      }
+      dirty_ = false;
+    }
+    if (ref_) {
+      const blocks::CreditArbiter::Grant g = ref_->pick();
+      chk_.expect("gnt_input_o (-1: gnt_valid_o low)", offer_.input, g.input);
+      if (g.valid()) chk_.expect("gnt_path_o", offer_.path, g.path);
+    }
+    return offer_;
+  }
+  // The grant is used: one edge with gnt_ready_i (the inputs pick() evaluated are still driven).
+  void commit(const blocks::CreditArbiter::Grant& g) override {
+    pick();
+    if (g.input != offer_.input || (g.valid() && g.path != offer_.path))
+      chk_.expect("gnt_input_o/gnt_path_o (a commit of a grant the RTL does not offer; input*65536+path)", grant_code(offer_),
+                  grant_code(g));
+    if (!g.valid()) return;
+    m_->gnt_ready_i = 1;
+    edge();
+    m_->gnt_ready_i = 0;
+    --req_[static_cast<std::uint32_t>(g.input)];
+    if (ref_) {
+      ref_->commit(g);
+      chk_.expect("ptr_o", static_cast<std::int64_t>(bits::get(m_->ptr_o, 0, in_w_)), ref_->pointer());
+      compare_state();
+    }
+  }
+  std::uint32_t requests(std::uint32_t input) override { return req_.at(input); }
+  std::uint64_t pending() override { return bits::get(m_->pending_o, 0, pend_w_); }
+  std::uint32_t credits_taken() override { return static_cast<std::uint32_t>(bits::get(m_->taken_o, 0, taken_w_)); }
+  std::uint32_t pointer() override { return static_cast<std::uint32_t>(bits::get(m_->ptr_o, 0, in_w_)); }
+
+ private:
+  [[noreturn]] static void bad(const std::string& what) { throw std::invalid_argument("credit arbiter: " + what); }
+  [[noreturn]] void overflow(std::uint32_t input, std::uint64_t want) const {
+    bad("request counter of input " + std::to_string(input) + " would reach " + std::to_string(want) + " > max_requests " +
+        std::to_string(p_.core.max_requests));
+  }
+  static std::int64_t grant_code(const blocks::CreditArbiter::Grant& g) {
+    return g.valid() ? std::int64_t{g.input} * 65536 + g.path : -1;
+  }
+  void edge() {
+    m_.edge();
+    dirty_ = true;
+  }
+  void compare_state() {
+    chk_.expect("pending_o", static_cast<std::int64_t>(pending()), static_cast<std::int64_t>(ref_->pending()));
+    chk_.expect("taken_o", credits_taken(), ref_->credits_taken());
+  }
+
+  CreditArbiterSetParams p_;
+  Model<V> m_;
+  Checker chk_;
+  std::uint32_t n_, m_paths_;
+  unsigned in_w_, path_w_, cnt_w_, pend_w_, taken_w_;
+  std::vector<std::uint32_t> req_;  // per input: requests accepted minus grants
+  bool dirty_ = true;               // an edge since the last evaluation of the choice
+  blocks::CreditArbiter::Grant offer_;
+  std::optional<blocks::CreditArbiter> ref_;
 };
 
 }  // namespace ccnet::rtl_loop

@@ -83,5 +83,22 @@ const std::vector<LoopSet<MvcmMarkerSetParams, blocks::MvcmMarkerImpl>>& mvcm_ma
 constexpr unsigned kMvcmRestartLanes = 1;
 const std::vector<LoopSet<blocks::MvcmFlowCtrlParams, blocks::MvcmFlowCtrlImpl>>& mvcm_flow_ctrl_sets();
 const std::vector<LoopSet<blocks::SaaLinkUnitParams, blocks::SaaLinkUnitImpl>>& saa_link_unit_sets();
+// The CRP table in the loop numbers epochs modulo 2^32 (EpochWidth = 32: a slot or request vector
+// is told from the past only 2^31 epochs away, as the core's 64-bit epochs never alias in a run).
+constexpr unsigned kCrpEpochWidth = 32;
+const std::vector<LoopSet<blocks::CrpTableParams, blocks::CrpTableImpl>>& crp_table_sets();
+// The credit arbiter's parameters with its configuration inputs. The RTL starts input i's
+// distribution pointer at path (i + DistOffset) mod NumPath; the loop builds DistOffset = 0 and
+// wires the paths rotated: the core's path p is the RTL's (p - rotation) mod NumPath, which gives
+// every first-path list of the form (i + rotation) mod M (reqgrant's cc.path_start: spread). It
+// takes one request per edge (NumReq = 1) and WeightW = the widest weight (1 unweighted).
+struct CreditArbiterSetParams {
+  blocks::CreditArbiterParams core;
+  std::vector<std::uint32_t> order;    // visiting order
+  std::uint32_t rotation = 0;          // the first paths' offset
+  std::vector<std::uint32_t> weights;  // per input (all 1 unweighted)
+  unsigned weight_width = 1;
+};
+const std::vector<LoopSet<CreditArbiterSetParams, blocks::CreditArbiterImpl>>& credit_arbiter_sets();
 
 }  // namespace ccnet::rtl_loop

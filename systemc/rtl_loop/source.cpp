@@ -16,9 +16,9 @@ namespace {
 // Blocks that can be swapped, in the order of `--rtl all`.
 const std::vector<std::string> kLoopBlocks = {"credit_counter",   "output_arbiter", "switch_allocator", "rr_arbiter",
                                               "ecn_marker",       "injection_engine", "lhrp_scheduler", "mvcm_marker",
-                                              "mvcm_flow_ctrl",   "saa_link_unit"};
-// Mirrored blocks with RTL that the loop cannot swap yet (docs/rtl-verification.md).
-const std::vector<std::string> kNotYet = {"crp_table", "credit_arbiter"};
+                                              "mvcm_flow_ctrl",   "saa_link_unit",    "crp_table",      "credit_arbiter"};
+// Mirrored blocks with RTL that the loop cannot swap yet (docs/rtl-verification.md): none.
+const std::vector<std::string> kNotYet = {};
 
 std::vector<std::string> split(const std::string& spec) {
   std::vector<std::string> out;
@@ -76,6 +76,16 @@ std::string key(const blocks::SaaLinkUnitParams& p) {
   return "NumLanes=1 WeightW=" + std::to_string(p.weight_width) + " CountW=" + std::to_string(p.count_width);
 }
 
+std::string key(const blocks::CrpTableParams& p) {
+  return "Cells=" + std::to_string(p.cells) + " Cmax=" + std::to_string(p.cmax) + " EpochWidth=" + std::to_string(kCrpEpochWidth);
+}
+std::string key(const CreditArbiterSetParams& p) {
+  return "NumIn=" + std::to_string(p.core.num_inputs) + " NumPath=" + std::to_string(p.core.num_paths) +
+         " Credits=" + std::to_string(p.core.credits) + " MaxReq=" + std::to_string(p.core.max_requests) +
+         " NumReq=1 StrictPath=" + (p.core.strict_path ? "1" : "0") + " Weighted=" + (p.core.weighted ? "1" : "0") +
+         " WeightW=" + std::to_string(p.weight_width) + " DistOffset=0";
+}
+
 // The rtl/CMakeLists.txt line that builds the set "block P1=v1 P2=v2": ccn_rtl_loop_set(block
 // p1v1_p2v2 P1=v1 P2=v2) (the set's name is its parameters, lower case).
 std::string set_line(const std::string& set) {
@@ -109,9 +119,13 @@ std::unique_ptr<I> RtlSource::find(const std::vector<LoopSet<P, I>>& sets, const
   const LoopSet<P, I>* real = nullptr;
   for (const auto& s : sets) {
     if (k != s.params) continue;
-    if (!mutant_.empty() && mutant_ == s.mutant) return s.make(p, AdapterContext{where, check_, period_, block, waves_.get()});
+    if (!mutant_.empty() && mutant_ == s.mutant) {
+      needs_.emplace(std::string(block) + " " + k, std::make_pair("built", where));
+      return s.make(p, AdapterContext{where, check_, period_, block, waves_.get()});
+    }
     if (*s.mutant == '\0') real = &s;
   }
+  needs_.emplace(std::string(block) + " " + k, std::make_pair(real ? "built" : "missing", where));
   if (real) return real->make(p, AdapterContext{where, check_, period_, block, waves_.get()});
   missing_.emplace(std::string(block) + " " + k, where);  // the first instance that needs it
   return nullptr;
@@ -130,6 +144,7 @@ std::unique_ptr<blocks::SwitchAllocatorImpl> RtlSource::switch_allocator(const b
   // No set can be built beyond the RTL's requesters per input (a VOQ router has VCs x outputs).
   if (p.reqs_per_in > hw::kMaxVcs && std::find(blocks_.begin(), blocks_.end(), "switch_allocator") != blocks_.end()) {
     used_.insert("switch_allocator");
+    needs_.emplace("switch_allocator " + key(p), std::make_pair("beyond-rtl", where));
     unsupported_.emplace("switch_allocator " + key(p) + ": ReqsPerIn " + std::to_string(p.reqs_per_in) +
                              " is above the RTL's limit of " + std::to_string(hw::kMaxVcs) +
                              " requesters per input (ccn_pkg::MaxVcs; VOQ routers have VCs x outputs of them)",
@@ -170,11 +185,43 @@ std::unique_ptr<blocks::SaaLinkUnitImpl> RtlSource::saa_link_unit(const blocks::
   return find(saa_link_unit_sets(), "saa_link_unit", p, where);
 }
 
+std::unique_ptr<blocks::CrpTableImpl> RtlSource::crp_table(const blocks::CrpTableParams& p, const std::string& where) const {
+  return find(crp_table_sets(), "crp_table", p, where);
+}
+std::unique_ptr<blocks::CreditArbiterImpl> RtlSource::credit_arbiter(const blocks::CreditArbiterParams& p,
+                                                                     const std::vector<std::uint32_t>& order,
+                                                                     const std::vector<std::uint32_t>& dist0,
+                                                                     const std::vector<std::uint32_t>& weights,
+                                                                     const std::string& where) const {
+  // The core (constructed first) accepted the configuration; the RTL takes first paths
+  // (i + rotation) mod M only, and weights of up to 16 bits.
+  CreditArbiterSetParams s{p, order, dist0.empty() ? 0u : dist0[0], weights, 1};
+  if (s.weights.empty()) s.weights.assign(p.num_inputs, 1);
+  bool rotated = true;
+  for (std::uint32_t i = 0; i < dist0.size(); ++i) rotated = rotated && dist0[i] == (i + s.rotation) % p.num_paths;
+  std::uint32_t wmax = 1;
+  if (p.weighted)
+    for (std::uint32_t w : s.weights) wmax = std::max(wmax, w);
+  s.weight_width = clog2(wmax + 1ull);
+  const bool selected = std::find(blocks_.begin(), blocks_.end(), "credit_arbiter") != blocks_.end();
+  if (selected && (!rotated || s.weight_width > 16)) {
+    used_.insert("credit_arbiter");
+    needs_.emplace("credit_arbiter " + key(s), std::make_pair("beyond-rtl", where));
+    unsupported_.emplace("credit_arbiter " + key(s) + ": " +
+                             (!rotated ? std::string("first paths that are not (input + offset) mod NumPath (the RTL's "
+                                                     "DistOffset; e.g. reqgrant's cc.path_start: zero)")
+                                       : "a weight of " + std::to_string(wmax) + " is wider than the RTL's 16 bits (WeightW)"),
+                         where);
+    return nullptr;
+  }
+  return find(credit_arbiter_sets(), "credit_arbiter", s, where);
+}
+
 void RtlSource::check_complete() const {
   if (!all_)
     for (const auto& b : blocks_)
       if (!used_.count(b))
-        throw config::ConfigError("sim.rtl: no router or NIC of this network uses block " + b +
+        throw config::ConfigError("sim.rtl: no router, NIC or mechanism module of this network uses block " + b +
                                   " (so it would run no RTL; name only blocks the network has, or all)");
   if (!unsupported_.empty()) {
     std::string msg = "sim.rtl: the RTL of a block cannot take the parameters this network needs:";
@@ -189,6 +236,12 @@ void RtlSource::check_complete() const {
          "(docs/rtl-verification.md, \"RTL in the loop\"):";
   for (const auto& [set, where] : missing_) msg += "\n  " + set_line(set);
   throw config::ConfigError(msg);
+}
+
+std::string RtlSource::survey() const {
+  std::string out;
+  for (const auto& [set, need] : needs_) out += need.first + "\t" + set + "\t" + need.second + "\n";
+  return out;
 }
 
 std::string loop_blocks() {
@@ -221,7 +274,7 @@ std::string check_mutant(const std::string& mutant) {
   };
   if (scan(credit_counter_sets()) || scan(output_arbiter_sets()) || scan(switch_allocator_sets()) || scan(rr_arbiter_sets()) ||
       scan(ecn_marker_sets()) || scan(injection_engine_sets()) || scan(lhrp_scheduler_sets()) || scan(mvcm_marker_sets()) || scan(mvcm_flow_ctrl_sets()) ||
-      scan(saa_link_unit_sets()))
+      scan(saa_link_unit_sets()) || scan(crp_table_sets()) || scan(credit_arbiter_sets()))
     return "";
   return "unknown RTL mutant '" + mutant + "' (built: " + (names.empty() ? "none" : names) + ")";
 }

@@ -47,12 +47,20 @@ class RtlSource final : public blocks::BlockSource {
                                                       const std::string& where) const override;
   std::unique_ptr<blocks::MvcmFlowCtrlImpl> mvcm_flow_ctrl(const blocks::MvcmFlowCtrlParams&, const std::string& where) const override;
   std::unique_ptr<blocks::SaaLinkUnitImpl> saa_link_unit(const blocks::SaaLinkUnitParams&, const std::string& where) const override;
+  std::unique_ptr<blocks::CrpTableImpl> crp_table(const blocks::CrpTableParams&, const std::string& where) const override;
+  std::unique_ptr<blocks::CreditArbiterImpl> credit_arbiter(const blocks::CreditArbiterParams&, const std::vector<std::uint32_t>& order,
+                                                            const std::vector<std::uint32_t>& dist0,
+                                                            const std::vector<std::uint32_t>& weights,
+                                                            const std::string& where) const override;
   // After the network is built: throws config::ConfigError for a block named in sim.rtl that no
   // router or NIC uses, and listing every parameter set the selected blocks needed but this ccnet
   // was not built with (block, parameters, first instance) with the line that adds one.
   void check_complete() const;
   // The models built so far, for waveforms (sim/trace.hpp); null without Verilated models.
   Waves* waves() const { return waves_.get(); }
+  // Every parameter set the selected blocks asked for, one line each: "built", "missing" or
+  // "beyond-rtl" (no set can take it), a tab, "block parameters", a tab, the first instance.
+  std::string survey() const;
 
  private:
   template <class P, class I>
@@ -68,6 +76,7 @@ class RtlSource final : public blocks::BlockSource {
   mutable std::map<std::string, std::string> missing_;  // "block parameters" -> first instance
   mutable std::map<std::string, std::string> unsupported_;  // parameters no set can have -> first instance
   mutable std::set<std::string> used_;                  // blocks some router or NIC asked for
+  mutable std::map<std::string, std::pair<std::string, std::string>> needs_;  // "block parameters" -> state, first instance
 };
 
 // Null when `spec` selects no block.

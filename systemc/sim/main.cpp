@@ -39,6 +39,7 @@ struct DebugOptions {
   std::string trace_file, trace_window;
   std::vector<std::string> trace_scopes, watch_packets, watch_flows;
   ccnet::Cycle rtl_check_window = 200;  // --rtl-check-window: waves before an RTL check mismatch
+  bool rtl_sets = false;  // --rtl-sets: list the RTL parameter sets the network needs, do not simulate
 };
 
 // The command line as given (the RTL check's mismatch re-runs it).
@@ -224,8 +225,14 @@ int run_command(const std::string& file, const std::vector<std::string>& sets, l
   }
   // The network lives until the process exits: tearing down a large SystemC hierarchy costs
   // seconds (quadratic port-registry removal) and buys nothing in a one-shot CLI run.
-  auto* net_ptr = new ccnet::Network("net", cfg);
+  auto* net_ptr = new ccnet::Network("net", cfg, dbg.rtl_sets);
   ccnet::Network& net = *net_ptr;
+  if (dbg.rtl_sets) {
+    if (!net.rtl_source()) throw ccnet::config::ConfigError("--rtl-sets needs --rtl (or sim.rtl): the blocks whose sets to list");
+    std::cout << net.rtl_source()->survey();
+    std::cout.flush();
+    std::_Exit(kExitOk);  // nothing simulated (see the teardown note above)
+  }
   ccnet::RunOptions opt;
   opt.progress = !quiet && isatty(STDERR_FILENO);
   opt.stop = &g_stop_signal;
@@ -323,16 +330,19 @@ int sc_main(int argc, char* argv[]) {
   run->add_flag("--quiet,-q", quiet, "no summary and no progress line");
   std::string rtl, rtl_mutant;
   bool rtl_check = false;
+  DebugOptions dbg;
   run->add_option("--rtl", rtl,
                   "RTL in the loop: step the Verilated RTL of these blocks (comma-separated, or all) in every router and "
                   "NIC (sets sim.rtl)");
   run->add_flag("--rtl-check", rtl_check, "with --rtl: also run the C++ cores and stop at the first difference (sim.rtl_check)");
   run->add_option("--rtl-mutant", rtl_mutant, "test only: a deliberately broken RTL build (sim.rtl_mutant)");
-  DebugOptions dbg;
   run->add_option("--rtl-check-window", dbg.rtl_check_window,
                   "with --rtl-check: at a difference, write the waves of the component that differs over this many "
                   "cycles before it (DIR/rtl_mismatch.vcd and .rtl.fst, from a second run; 0 = none; default 200)")
       ->check(CLI::Range(ccnet::Cycle{0}, ccnet::Cycle{1} << 40));
+  run->add_flag("--rtl-sets", dbg.rtl_sets,
+                "with --rtl: build the network, print the RTL parameter sets its blocks need (built, missing, beyond-rtl: "
+                "block, parameters, first instance) and exit without simulating");
   auto* trace_opt = run->add_option("--trace", dbg.trace_file, "write a VCD waveform of the selected routers and NICs");
   run->add_option("--trace-scope", dbg.trace_scopes,
                   "trace only components/signals matching this glob, e.g. net.router_3, 'net.router_1*', "

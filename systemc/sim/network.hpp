@@ -24,7 +24,9 @@ namespace ccnet {
 
 class Network : public sc_core::sc_module, public NetworkBuilder {
  public:
-  Network(sc_core::sc_module_name name, const Config& cfg);
+  // `rtl_survey`: with sim.rtl, build the network without requiring every RTL parameter set it
+  // needs (rtl_source()->survey() lists them; `ccnet run --rtl-sets`).
+  Network(sc_core::sc_module_name name, const Config& cfg, bool rtl_survey = false);
   ~Network() override;
 
   const Config& config() const { return cfg_; }
@@ -48,6 +50,8 @@ class Network : public sc_core::sc_module, public NetworkBuilder {
   NicHooks* nic_hooks(NodeId n) override { return nics_.at(n)->hooks(); }
   void trace(TracedComponent& component) override { traced_.push_back(&component); }
   CounterSet& counters() override { return extension_counters_; }
+  const blocks::BlockSource* block_source() const override { return blocks_.get(); }
+  const rtl_loop::RtlSource* rtl_source() const { return blocks_.get(); }
 
   // The mechanism's own traced modules (NetworkBuilder::trace), and the counters of all its
   // parts merged (the `cc` section of stats.json and `timeseries.cc`).

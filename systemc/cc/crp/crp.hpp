@@ -15,6 +15,7 @@
 #include <string>
 
 #include "blocks/crp_table.hpp"
+#include "blocks/swap.hpp"
 #include "cc/mechanism.hpp"
 
 

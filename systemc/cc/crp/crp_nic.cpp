@@ -42,7 +42,7 @@ class NicSide : public NicHooks {
         node_(nic.id()),
         multistage_(dynamic_cast<const MultistageTopology*>(&topology)),
         rng_(seed, "crp.nic_" + std::to_string(nic.id())),
-        table_(p.table()),
+        table_(p.table(), nic.block_source(), std::string(nic.component_name()) + " crp egress table"),
         requests_(counters.counter("requests_sent")),
         grants_(counters.counter("grants_received")),
         retries_short_(counters.counter("retries_short")),
@@ -350,7 +350,7 @@ class NicSide : public NicHooks {
   const MultistageTopology* multistage_;
   std::uint32_t channels_ = 0;  // inter-cluster channels to pin (0: none)
   RngStream rng_;
-  blocks::CrpTable table_;  // the egress channel's reservation table
+  blocks::CrpTableSlot table_;  // the egress channel's reservation table
   std::map<Key, Segment> segs_;
   std::multimap<Cycle, Key> rerequests_;
   std::deque<Key> waiting_;       // segments waiting for a request slot

@@ -47,7 +47,10 @@ class RouterSide : public RouterHooks {
       if (channel_class == kNoLinkClass || info.peer.kind != PortPeer::Kind::Router || info.peer.link != channel_class)
         continue;
       table_of_[port] = static_cast<std::uint32_t>(tables_.size());
-      tables_.push_back(Channel{port, blocks::CrpTable(p.table()), {}});
+      tables_.push_back(Channel{port,
+                                blocks::CrpTableSlot(p.table(), router.block_source(),
+                                                     std::string(router.component_name()) + " crp table " + std::to_string(port)),
+                                {}});
     }
   }
 
@@ -108,7 +111,7 @@ class RouterSide : public RouterHooks {
   };
   struct Channel {
     PortId port;
-    blocks::CrpTable table;
+    blocks::CrpTableSlot table;
     std::unordered_map<FlowKey, Eager, FlowKeyHash> eager;  // the eager-reservation store (R7)
   };
 

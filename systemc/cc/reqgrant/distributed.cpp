@@ -251,10 +251,13 @@ class CtlC final : public CtlModule {
   std::vector<Sig*> e2e_in;     // per local output (its egress adapter's credit wire)
   SC_HAS_PROCESS(CtlC);
   CtlC(sc_core::sc_module_name name, const Params& p, std::uint32_t n, std::uint32_t m, std::uint32_t c, Counters& cnt,
-       std::vector<blocks::CreditArbiter> arbiters, sc_core::sc_time period)
-      : CtlModule(name, p, n, m, c, cnt, period), arbiters_(std::move(arbiters)), gq_(m),
+       std::uint64_t seed, const blocks::BlockSource* blocks, sc_core::sc_time period)
+      : CtlModule(name, p, n, m, c, cnt, period), gq_(m),
         gqcred_(static_cast<std::size_t>(m) * m, p.k), gcred_(static_cast<std::size_t>(m) * m, p.k), pending_(m, 0),
         taken_(m, 0), period_ps_(period.value()) {
+    for (std::uint32_t l = 0; l < m; ++l)
+      arbiters_.push_back(
+          output_arbiter(p, n, m, seed, c * m + l, blocks, fmt::format("{} output {} credit arbiter", this->name(), c * m + l)));
     SC_METHOD(tick);
     sensitive << clk.pos();
     dont_initialize();
@@ -286,7 +289,7 @@ class CtlC final : public CtlModule {
       const std::uint64_t v = req_in[b]->read();
       for (unsigned k = 0; k < 2; ++k)
         if (const auto r = static_cast<std::uint32_t>(v >> (32 * k))) {
-          blocks::CreditArbiter& arb = arbiters_.at(dst_of(r) - id_ * m_);
+          blocks::CreditArbiterSlot& arb = arbiters_.at(dst_of(r) - id_ * m_);
           arb.add_request(src_of(r), 1);
           c_.req_peak = std::max<std::uint64_t>(c_.req_peak, arb.requests(src_of(r)));
         }
@@ -299,7 +302,7 @@ class CtlC final : public CtlModule {
     }
     // Output arbiters: a grant needs a credit of the grant queue of the path it takes (footnote 9).
     for (std::uint32_t l = 0; l < m_; ++l) {
-      blocks::CreditArbiter& arb = arbiters_[l];
+      blocks::CreditArbiterSlot& arb = arbiters_[l];
       const blocks::CreditArbiter::Grant g = arb.pick();
       if (g.valid()) {
         std::uint32_t& cred = gqcred_[l * m_ + g.path];
@@ -331,7 +334,7 @@ class CtlC final : public CtlModule {
       write(gnt_out[b], out);
     }
   }
-  std::vector<blocks::CreditArbiter> arbiters_;  // outputs id * M + l
+  std::vector<blocks::CreditArbiterSlot> arbiters_;  // outputs id * M + l
   std::vector<Queue<Entry>> gq_;                  // toward B_b
   std::vector<std::uint32_t> gqcred_;            // [l * M + b]: arbiter l's credits for gq_[b]
   std::vector<std::uint32_t> gcred_;             // [b * M + a]: credits for B_b's grant queue toward A_a
@@ -353,9 +356,7 @@ void build_distributed(NetworkBuilder& bld, const Params& p, std::uint32_t n, st
   for (std::uint32_t x = 0; x < m; ++x) {
     as.push_back(&bld.make<CtlA>(fmt::format("reqgrant_a{}", x).c_str(), p, n, m, x, cnt, bld.period()));
     bs.push_back(&bld.make<CtlB>(fmt::format("reqgrant_b{}", x).c_str(), p, n, m, x, cnt, bld.period()));
-    std::vector<blocks::CreditArbiter> arbs;
-    for (std::uint32_t l = 0; l < m; ++l) arbs.push_back(output_arbiter(p, n, m, seed, x * m + l));
-    cs.push_back(&bld.make<CtlC>(fmt::format("reqgrant_c{}", x).c_str(), p, n, m, x, cnt, std::move(arbs), bld.period()));
+    cs.push_back(&bld.make<CtlC>(fmt::format("reqgrant_c{}", x).c_str(), p, n, m, x, cnt, seed, bld.block_source(), bld.period()));
   }
   for (std::uint32_t x = 0; x < m; ++x) {
     for (std::uint32_t l = 0; l < m; ++l) {

@@ -24,10 +24,12 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <systemc>
 #include <vector>
 
 #include "blocks/credit_arbiter.hpp"
+#include "blocks/swap.hpp"
 #include "cc/mechanism.hpp"
 #include "cc/reqgrant/reqgrant.hpp"
 
@@ -42,7 +44,9 @@ struct AdapterWires {
 
 // Output arbiter j of an N-port fabric with M middle switches: its visiting order (random per
 // output, seeded, or common) and the flows' first paths (input i starts at (i + j) mod M).
-blocks::CreditArbiter output_arbiter(const Params& p, std::uint32_t n, std::uint32_t m, std::uint64_t seed, NodeId j);
+// `src`, `where`: RTL in the loop (blocks/swap.hpp).
+blocks::CreditArbiterSlot output_arbiter(const Params& p, std::uint32_t n, std::uint32_t m, std::uint64_t seed, NodeId j,
+                                         const blocks::BlockSource* src, const std::string& where);
 
 // Builds the A, B and C control modules and the wires between them, traced like the data network.
 void build_distributed(NetworkBuilder& b, const Params& p, std::uint32_t n, std::uint32_t m, std::uint64_t seed,

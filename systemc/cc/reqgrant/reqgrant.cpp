@@ -492,7 +492,8 @@ class Observer final : public RouterHooks {
 
 }  // namespace
 
-blocks::CreditArbiter output_arbiter(const Params& p, std::uint32_t n, std::uint32_t m, std::uint64_t seed, NodeId j) {
+blocks::CreditArbiterSlot output_arbiter(const Params& p, std::uint32_t n, std::uint32_t m, std::uint64_t seed, NodeId j,
+                                         const blocks::BlockSource* src, const std::string& where) {
   std::vector<std::uint32_t> order(n);
   std::iota(order.begin(), order.end(), 0u);
   if (p.order == VisitOrder::Random) {
@@ -502,7 +503,7 @@ blocks::CreditArbiter output_arbiter(const Params& p, std::uint32_t n, std::uint
   std::vector<std::uint32_t> dist0(n);
   if (p.path_start == PathStart::Spread)  // flows to one output start spread over the middle switches
     for (NodeId i = 0; i < n; ++i) dist0[i] = (i + j) % m;
-  return blocks::CreditArbiter({n, m, p.crosspoint, p.u, p.strict_path, p.weighted}, std::move(order), std::move(dist0), p.weights);
+  return blocks::CreditArbiterSlot({n, m, p.crosspoint, p.u, p.strict_path, p.weighted}, order, dist0, p.weights, src, where);
 }
 
 namespace {
@@ -513,7 +514,7 @@ class Scheduler final : public sc_core::sc_module, public TracedComponent {
   SC_HAS_PROCESS(Scheduler);
   Scheduler(sc_core::sc_module_name name, const Params& p, Shape s, std::uint64_t seed, sc_core::sc_time period,
             std::vector<sc_core::sc_signal<std::uint32_t>*> req, std::vector<sc_core::sc_signal<std::uint32_t>*> gnt,
-            std::vector<sc_core::sc_signal<std::uint32_t>*> cred, CounterSet& c)
+            std::vector<sc_core::sc_signal<std::uint32_t>*> cred, CounterSet& c, const blocks::BlockSource* blocks)
       : sc_core::sc_module(name), p_(p), s_(s), period_ps_(period.value()), req_(std::move(req)), gnt_(std::move(gnt)),
         cred_(std::move(cred)), gnt_paths_(static_cast<std::size_t>(s.n) * s.n), gnt_total_(s.n, 0), iptr_(s.n, 0),
         grant_line_(s.n), pending_(s.n, 0), taken_(s.n, 0), granted_at_(s.n, 0), grants_(c.counter("grants")),
@@ -536,7 +537,8 @@ class Scheduler final : public sc_core::sc_module, public TracedComponent {
       offer_.assign(s.n, -1);
     }
     if (p.scheme == Scheme::Reserve)
-      for (NodeId j = 0; j < s.n; ++j) arbiters_.push_back(output_arbiter(p, s.n, s.m, seed, j));
+      for (NodeId j = 0; j < s.n; ++j)
+        arbiters_.push_back(output_arbiter(p, s.n, s.m, seed, j, blocks, fmt::format("{} output {} credit arbiter", this->name(), j)));
     SC_METHOD(tick);
     sensitive << clk.pos();
     dont_initialize();
@@ -594,7 +596,7 @@ class Scheduler final : public sc_core::sc_module, public TracedComponent {
     const bool granting = now >= p_.grant_start;
     if (granting && phase_.cycles) count_phase(now);
     for (NodeId j = 0; j < s_.n && p_.scheme != Scheme::Islip && granting; ++j) {
-      blocks::CreditArbiter& a = arbiters_[j];
+      blocks::CreditArbiterSlot& a = arbiters_[j];
       const blocks::CreditArbiter::Grant g = a.pick();
       if (phase_.cycles) count_skips(a, g);
       if (g.valid()) {
@@ -648,7 +650,7 @@ class Scheduler final : public sc_core::sc_module, public TracedComponent {
   }
   // The inputs output arbiter `a` passed over before its choice `g` (all of them if none won),
   // for want of a request or (with requests) of a credit.
-  void count_skips(const blocks::CreditArbiter& a, const blocks::CreditArbiter::Grant& g) {
+  void count_skips(const blocks::CreditArbiterSlot& a, const blocks::CreditArbiter::Grant& g) {
     for (std::uint32_t k = 0; k < s_.n; ++k) {
       const std::uint32_t i = a.order()[(a.pointer() + k) % s_.n];
       if (static_cast<int>(i) == g.input) break;
@@ -729,7 +731,7 @@ class Scheduler final : public sc_core::sc_module, public TracedComponent {
   Shape s_;
   std::uint64_t period_ps_;
   std::vector<sc_core::sc_signal<std::uint32_t>*> req_, gnt_, cred_;
-  std::vector<blocks::CreditArbiter> arbiters_;  // output arbiters
+  std::vector<blocks::CreditArbiterSlot> arbiters_;  // output arbiters
   std::vector<Ring<std::uint32_t>> gnt_paths_;  // input arbiters: [i * N + j] the paths of flow i -> j's grants, in grant order
   std::vector<std::uint32_t> gnt_total_, iptr_;
   Ring<Due> requests_, credits_;
@@ -800,7 +802,8 @@ class ReqGrant final : public Mechanism {
       hooks->connect(wires.back(), distributed);
     }
     if (distributed) return build_distributed(b, p_, s_.n, s_.m, seed_, wires);
-    auto& sched = b.make<Scheduler>("reqgrant_scheduler", p_, s_, seed_, b.period(), req, gnt, cred, b.counters());
+    auto& sched = b.make<Scheduler>("reqgrant_scheduler", p_, s_, seed_, b.period(), req, gnt, cred, b.counters(),
+                                    b.block_source());
     sched.clk(b.clock());
     b.trace(sched);
   }
