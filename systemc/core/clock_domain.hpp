@@ -73,6 +73,9 @@ class ClockDomain final : public sc_core::sc_module {
   ActiveSet& awake_set() { return awake_; }
   // The time of the last edge the domain evaluated: a sleeping member's current cycle.
   const sc_core::sc_time& last_edge() const { return last_edge_; }
+  // The number of edges the domain's process has evaluated (the current one included): a member
+  // evaluated by it tells its own cycle from this count plus a fixed offset.
+  std::uint64_t edge() const { return edge_; }
   // The member a domain's process is evaluating now (as an sc_object: its module), or null when
   // no domain is evaluating one: what the running process's module would be without a domain
   // (core/watch.cpp names the component that reports a packet event by it).

@@ -191,9 +191,11 @@ void Router::evaluate() {
   // Evaluated at every rising edge while awake (by its own process at the first, by the domain's
   // after), so the cycle count just advances; it is read from the kernel's time at the first
   // evaluation and on waking.
-  if (__builtin_expect(asleep_ || !started_, 0)) {
-    now_ = sc_core::sc_time_stamp().value() / period_ps_;
+  if (__builtin_expect(asleep_, 0)) {
+    now_ = domain_->edge() + edge_offset_;
     asleep_ = false;
+  } else if (__builtin_expect(!started_, 0)) {
+    now_ = sc_core::sc_time_stamp().value() / period_ps_;
     started_ = true;
   } else {
     ++now_;
@@ -220,7 +222,7 @@ void Router::evaluate() {
   }
   if (cioq_ && oq_total_) arbitrate_links();
   if (hooks_) hooks_->tick(*this);
-  commit_and_write();
+  if (!out_dirty_.empty() || !credit_dirty_.empty()) commit_and_write();
   if (probe_live_) update_probe();
   idle_ = !hooks_ && !probe_live_ && quiescent();
   if (can_sleep_ && !hooks_ && !probe_live_) sleep_if_waiting();
@@ -234,6 +236,10 @@ void Router::sleep_if_waiting() {
     if (due_wheel_.empty() || untimed_) return;
   } else {
     untimed_ = false;
+  }
+  if (!offset_known_) {  // evaluated by the domain's process: its edge count is this edge's
+    edge_offset_ = now_ - domain_->edge();
+    offset_known_ = true;
   }
   asleep_ = true;
   domain_->sleep(slot_);

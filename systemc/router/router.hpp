@@ -265,7 +265,7 @@ class Router final : public sc_core::sc_module,
   // is due (a timed wake); skipping the cycles between changes nothing.
   void sleep_if_waiting();
   // The current cycle: now_, or while asleep (now_ is then stale) the cycle of the domain's last edge.
-  Cycle current() const { return asleep_ ? domain_->last_edge().value() / period_ps_ : now_; }
+  Cycle current() const { return asleep_ ? domain_->edge() + edge_offset_ : now_; }
   bool input_arriving() const { return !arrived_.empty(); }
   // The flit written on output o at this cycle's edge (still on the channel for the receiver).
   bool on_wire(const OutputPort& out) const { return out.last_written.valid() && out.written_at == current(); }
@@ -385,6 +385,8 @@ class Router final : public sc_core::sc_module,
   bool can_sleep_ = false;
   bool asleep_ = false;  // now_ is stale (current()); the next evaluation resynchronises it
   std::size_t slot_ = 0;  // in domain_
+  Cycle edge_offset_ = 0;  // now_ - domain_->edge() (modulo 2^64), set at the first sleep
+  bool offset_known_ = false;
   // Bound channel interfaces, cached after elaboration (port access is on the hot path).
   std::vector<const sc_core::sc_signal_in_if<Flit>*> flit_in_if_;
   std::vector<sc_core::sc_signal_inout_if<Flit>*> flit_out_if_;
