@@ -418,6 +418,7 @@ void Router::start_head(PortId port, std::uint32_t qi, Queue& q, Cycle earliest)
 }
 
 void Router::va_wait(std::uint32_t ref, Queue& q) {
+  va_not_before_ = va_list_.empty() ? q.ready : std::min(va_not_before_, q.ready);
   list_add(va_list_, ref, q);
   std::vector<std::uint32_t>& w = va_waiting_[q.out_port];
   q.va_out_pos = static_cast<std::int32_t>(w.size());
@@ -495,6 +496,9 @@ void Router::allocate_vcs(bool after_switch) {
     ++va_rotate_;
     va_vc_start_ = vcs_per_level_ > 1 ? va_rotate_ % vcs_per_level_ : 0;
   }
+  // No waiting head is past its routing delay yet (e.g. heads that arrived this cycle): no grant.
+  if (now_ < va_not_before_) return;
+  if (!after_switch) va_not_before_ = 0;  // the heads left waiting may be ready from now on
   ActiveSet& outputs = after_switch ? va_recheck_ : va_outputs_;
   outputs.for_each([&](std::size_t o) {
     if (!va_waiting_[o].empty()) allocate_vcs_at(static_cast<PortId>(o), after_switch, ready);

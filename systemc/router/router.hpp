@@ -325,6 +325,9 @@ class Router final : public sc_core::sc_module,
   std::vector<std::vector<std::uint32_t>> va_waiting_;  // per output port
   ActiveSet va_outputs_;   // outputs with a queue in va_waiting_
   ActiveSet va_recheck_;   // outputs the pass after switch allocation looks at again (VC released, new head)
+  // No waiting head is ready before this cycle (a lower bound: the least ready cycle of the heads
+  // that started waiting since the last full pass of VC allocation, 0 after it).
+  Cycle va_not_before_ = 0;
   std::uint32_t va_rotate_ = 0;                     // rotates the choice among free VCs of a level
   std::uint32_t va_vc_start_ = 0;                   // this cycle's first VC of a level to try
   std::vector<blocks::RrArbiterSlot> va_arbiters_;  // VC allocation, per output port
