@@ -26,17 +26,28 @@ class Channel final : public sc_core::sc_signal<T, sc_core::SC_UNCHECKED_WRITERS
     pending_ = &pending;
     index_ = index;
   }
+  // Also inserts `index` into `wake` on every change (a sleeping receiver's slot in its clock
+  // domain's awake set, core/clock_domain.hpp).
+  void also_wake(ActiveSet& wake, std::size_t index) {
+    wake_ = &wake;
+    wake_index_ = index;
+  }
 
  protected:
   void update() override {
     const bool changed = !(this->m_new_val == this->m_cur_val);
     Base::update();
-    if (changed && pending_) pending_->insert(index_);
+    if (changed) {
+      if (pending_) pending_->insert(index_);
+      if (wake_) wake_->insert(wake_index_);
+    }
   }
 
  private:
   ActiveSet* pending_ = nullptr;
   std::size_t index_ = 0;
+  ActiveSet* wake_ = nullptr;
+  std::size_t wake_index_ = 0;
 };
 
 }  // namespace ccnet

@@ -2,6 +2,10 @@
 
 #include "core/process_error.hpp"
 
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
 namespace ccnet {
 
 ClockDomain::ClockDomain(sc_core::sc_module_name name) : sc_core::sc_module(name), never_("never") {
@@ -18,6 +22,13 @@ std::size_t ClockDomain::enlist(Clocked& member) {
     kept.push_back(0);
     awake_.resize(64 * kept.size());
     awake_.merge(kept.data());
+    if (timed_on_) {  // the wheel's slots grow by a word each, their members kept
+      const std::size_t w = kept.size();
+      std::vector<std::uint64_t> wheel((wheel_mask_ + 1) * w, 0);
+      for (std::size_t s = 0; s <= wheel_mask_; ++s)
+        std::copy_n(timed_.data() + s * (w - 1), w - 1, &wheel[s * w]);
+      timed_.swap(wheel);
+    }
   }
   awake_.insert(slot);
   members_.push_back(&member);
@@ -26,6 +37,16 @@ std::size_t ClockDomain::enlist(Clocked& member) {
   processes_.push_back(sc_core::sc_get_current_process_handle());
   sc_core::next_trigger(never_);
   return slot;
+}
+
+void ClockDomain::need_horizon(std::uint64_t edges) {
+  if (timed_on_ && edges <= wheel_mask_) return;
+  if (!members_.empty()) throw std::logic_error(std::string(name()) + ": need_horizon after the simulation started");
+  std::uint64_t slots = 1;
+  while (slots <= edges) slots <<= 1;
+  wheel_mask_ = slots - 1;
+  timed_on_ = true;
+  timed_.assign(slots * awake_.words(), 0);
 }
 
 sc_core::sc_time ClockDomain::period() {
@@ -38,6 +59,9 @@ sc_core::sc_time ClockDomain::period() {
 
 void ClockDomain::tick() {
   last_edge_ = sc_core::sc_time_stamp();
+  ++edge_;
+  // The members whose timed wake is this edge.
+  if (timed_on_) awake_.take(timed_.data() + (edge_ & wheel_mask_) * awake_.words());
   // Members enlisted at this edge have evaluated themselves already.
   if (ready_ < members_.size()) {
     const sc_core::sc_time& now = last_edge_;

@@ -164,24 +164,48 @@ void Router::end_of_elaboration() {
 
 // ---- per-cycle evaluation ------------------------------------------------------------------------
 
+void Router::join(ClockDomain& domain) {
+  domain_ = &domain;
+  // Timed wakes as far ahead as the longest link (the delay lines' wheel covers the same).
+  if (!due_wheel_.empty()) domain.need_horizon(due_wheel_mask_);
+}
+
 void Router::tick() {
   process_error::guard(*this, env_.period, [this] {
-    if (domain_) domain_->enlist(*this);  // the domain's process evaluates it from the next edge on
+    if (domain_) {
+      // The domain's process evaluates it from the next edge on; its input channels wake it.
+      slot_ = domain_->enlist(*this);
+      for (const PortId p : connected_) {
+        dynamic_cast<Channel<Flit>*>(const_cast<sc_core::sc_signal_in_if<Flit>*>(flit_in_if_[p]))
+            ->also_wake(domain_->awake_set(), slot_);
+        dynamic_cast<Channel<CreditLanes>*>(const_cast<sc_core::sc_signal_in_if<CreditLanes>*>(credit_in_if_[p]))
+            ->also_wake(domain_->awake_set(), slot_);
+      }
+    }
     evaluate();
+    can_sleep_ = domain_ != nullptr;
   });
 }
 
 void Router::evaluate() {
+  // Evaluated at every rising edge while awake (by its own process at the first, by the domain's
+  // after), so the cycle count just advances; it is read from the kernel's time at the first
+  // evaluation and on waking.
+  if (__builtin_expect(asleep_, 0)) {
+    now_ = domain_->edge() + edge_offset_;
+    asleep_ = false;
+  } else if (__builtin_expect(!started_, 0)) {
+    now_ = sc_core::sc_time_stamp().value() / period_ps_;
+    started_ = true;
+  } else {
+    ++now_;
+  }
   // Idle fast path: nothing held or pending and nothing arriving, so nothing would change (not
   // even a signal). A router with hooks or an open trace window is never idle.
-  // The process runs at every rising edge, so the cycle count just advances.
   if (idle_ && !input_arriving()) {
-    ++now_;
+    if (can_sleep_) sleep_if_waiting();
     return;
   }
-  // Evaluated at every rising edge (by its own process at the first, by the domain's after).
-  now_ = started_ ? now_ + 1 : sc_core::sc_time_stamp().value() / period_ps_;
-  started_ = true;
   receive();
   if (!va_list_.empty()) allocate_vcs(false);
   vc_released_ = false;
@@ -198,9 +222,27 @@ void Router::evaluate() {
   }
   if (cioq_ && oq_total_) arbitrate_links();
   if (hooks_) hooks_->tick(*this);
-  commit_and_write();
+  if (!out_dirty_.empty() || !credit_dirty_.empty()) commit_and_write();
   if (probe_live_) update_probe();
   idle_ = !hooks_ && !probe_live_ && quiescent();
+  if (can_sleep_ && !hooks_ && !probe_live_) sleep_if_waiting();
+}
+
+void Router::sleep_if_waiting() {
+  if (!waiting()) return;
+  if (link_entries_ != 0) {
+    // Woken when its delay-line entries are due (schedule) or earlier by a channel; without the
+    // wheel (very long links) the delay lines are visited every cycle instead (receive).
+    if (due_wheel_.empty() || untimed_) return;
+  } else {
+    untimed_ = false;
+  }
+  if (!offset_known_) {  // evaluated by the domain's process: its edge count is this edge's
+    edge_offset_ = now_ - domain_->edge();
+    offset_known_ = true;
+  }
+  asleep_ = true;
+  domain_->sleep(slot_);
 }
 
 void Router::receive() {
@@ -376,6 +418,7 @@ void Router::start_head(PortId port, std::uint32_t qi, Queue& q, Cycle earliest)
 }
 
 void Router::va_wait(std::uint32_t ref, Queue& q) {
+  va_not_before_ = va_list_.empty() ? q.ready : std::min(va_not_before_, q.ready);
   list_add(va_list_, ref, q);
   std::vector<std::uint32_t>& w = va_waiting_[q.out_port];
   q.va_out_pos = static_cast<std::int32_t>(w.size());
@@ -453,6 +496,9 @@ void Router::allocate_vcs(bool after_switch) {
     ++va_rotate_;
     va_vc_start_ = vcs_per_level_ > 1 ? va_rotate_ % vcs_per_level_ : 0;
   }
+  // No waiting head is past its routing delay yet (e.g. heads that arrived this cycle): no grant.
+  if (now_ < va_not_before_) return;
+  if (!after_switch) va_not_before_ = 0;  // the heads left waiting may be ready from now on
   ActiveSet& outputs = after_switch ? va_recheck_ : va_outputs_;
   outputs.for_each([&](std::size_t o) {
     if (!va_waiting_[o].empty()) allocate_vcs_at(static_cast<PortId>(o), after_switch, ready);

@@ -100,8 +100,9 @@ class Router final : public sc_core::sc_module,
   // Mechanism::router_hooks); call before the simulation starts.
   void attach(std::unique_ptr<RouterHooks> hooks);
   // Evaluated by `domain`'s process from the second rising edge on (core/clock_domain.hpp);
-  // call before the simulation starts. Without it the router's own process evaluates it.
-  void join(ClockDomain& domain) { domain_ = &domain; }
+  // call before the simulation starts. Without it the router's own process evaluates it. In a
+  // domain the router sleeps while it has nothing to do (docs/performance.md, "Fourth round").
+  void join(ClockDomain& domain);
   // Whether the output channels carry the exact value every cycle (a flit or credit is cleared
   // the cycle after it was written: waveforms) or only the changes (core/flit.hpp, channel
   // protocol). Exact unless set otherwise before the simulation starts.
@@ -111,7 +112,7 @@ class Router final : public sc_core::sc_module,
 
   // RouterApi
   RouterId id() const override { return id_; }
-  Cycle now() const override { return now_; }
+  Cycle now() const override { return current(); }
   PacketPool& packets() override { return env_.packets; }
   const Topology& topology() const override { return env_.topology; }
   PortId num_ports() const override { return static_cast<PortId>(ports_.size()); }
@@ -250,15 +251,24 @@ class Router final : public sc_core::sc_module,
   void arbitrate_links();
   void commit_and_write();
   void commit_port(PortId o, bool watch);
+  // Nothing held or pending but flits and credits in the input links' delay lines: until an input
+  // channel changes or a delay-line entry is due, an evaluation would change nothing.
+  bool waiting() const {
+    return buffered_ == 0 && va_list_.empty() && sa_list_.empty() && in_traversal_ == 0 && oq_total_ == 0 &&
+           out_dirty_.empty() && credit_dirty_.empty();
+  }
   // Nothing held or pending: unless an input channel changed at the last edge (input_arriving),
   // an evaluation would change nothing (docs/performance.md, idle components).
-  bool quiescent() const {
-    return buffered_ == 0 && link_entries_ == 0 && va_list_.empty() && sa_list_.empty() && in_traversal_ == 0 &&
-           oq_total_ == 0 && out_dirty_.empty() && credit_dirty_.empty();
-  }
+  bool quiescent() const { return link_entries_ == 0 && waiting(); }
+  // In a domain, after an evaluation that left the router idle or waiting (and without hooks or a
+  // live probe): sleeps until an input channel changes or, when waiting, its next delay-line entry
+  // is due (a timed wake); skipping the cycles between changes nothing.
+  void sleep_if_waiting();
+  // The current cycle: now_, or while asleep (now_ is then stale) the cycle of the domain's last edge.
+  Cycle current() const { return asleep_ ? domain_->edge() + edge_offset_ : now_; }
   bool input_arriving() const { return !arrived_.empty(); }
   // The flit written on output o at this cycle's edge (still on the channel for the receiver).
-  bool on_wire(const OutputPort& out) const { return out.last_written.valid() && out.written_at == now_; }
+  bool on_wire(const OutputPort& out) const { return out.last_written.valid() && out.written_at == current(); }
   void scan_queue_heads();
   // Tracing and packet watching (router_trace.cpp): called only while a probe is live or while
   // packets are watched, so they cost a predictable branch otherwise. They are cold and take
@@ -315,6 +325,9 @@ class Router final : public sc_core::sc_module,
   std::vector<std::vector<std::uint32_t>> va_waiting_;  // per output port
   ActiveSet va_outputs_;   // outputs with a queue in va_waiting_
   ActiveSet va_recheck_;   // outputs the pass after switch allocation looks at again (VC released, new head)
+  // No waiting head is ready before this cycle (a lower bound: the least ready cycle of the heads
+  // that started waiting since the last full pass of VC allocation, 0 after it).
+  Cycle va_not_before_ = 0;
   std::uint32_t va_rotate_ = 0;                     // rotates the choice among free VCs of a level
   std::uint32_t va_vc_start_ = 0;                   // this cycle's first VC of a level to try
   std::vector<blocks::RrArbiterSlot> va_arbiters_;  // VC allocation, per output port
@@ -362,11 +375,21 @@ class Router final : public sc_core::sc_module,
   void schedule(PortId p, Cycle due) {
     if (due_wheel_.empty() || due <= now_) return;  // link_ports_ (receive_port), or taken at once
     due_wheel_[(due & due_wheel_mask_) * arrived_.words() + (p >> 6)] |= std::uint64_t{1} << (p & 63);
+    // The domain wakes the router then, should it be asleep (a stale wake costs an evaluation).
+    if (can_sleep_) domain_->wake_in(slot_, due - now_);
+    else untimed_ = true;
   }
+  bool untimed_ = false;  // delay-line entries without a timed wake (before the domain evaluated the router)
   std::uint64_t link_entries_ = 0;  // flits and credits in the input links' delay lines
   bool idle_ = false;               // quiescent() after the last evaluation, no hooks, not traced
   bool started_ = false;            // evaluated once (now_ then advances by one per evaluation)
   bool exact_ = true;               // set_exact_channels
+  // Sleeping in the domain (core/clock_domain.hpp): from the second edge on, while idle or waiting.
+  bool can_sleep_ = false;
+  bool asleep_ = false;  // now_ is stale (current()); the next evaluation resynchronises it
+  std::size_t slot_ = 0;  // in domain_
+  Cycle edge_offset_ = 0;  // now_ - domain_->edge() (modulo 2^64), set at the first sleep
+  bool offset_known_ = false;
   // Bound channel interfaces, cached after elaboration (port access is on the hot path).
   std::vector<const sc_core::sc_signal_in_if<Flit>*> flit_in_if_;
   std::vector<sc_core::sc_signal_inout_if<Flit>*> flit_out_if_;

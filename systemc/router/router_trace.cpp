@@ -53,6 +53,7 @@ void Router::trace(TraceSink& s) {
 void Router::set_tracing(bool on) {
   probe_live_ = on ? probe_.get() : nullptr;
   idle_ = false;  // a live probe is updated every cycle
+  if (asleep_) domain_->wake(slot_);
   if (!probe_live_) return;
   sa_requests_.clear();  // from an earlier cycle: no allocation to show yet
   sa_grants_.clear();
