@@ -42,7 +42,7 @@ Trace run(PsPacer& p, std::uint64_t from, std::uint64_t cycles, std::uint32_t le
 TEST_CASE("PS pacer: one flow at rate 1/3 sends at ceil(i x 3 cycles), never early", "[saa][ps_pacer]") {
   PsPacer p(PsPacerParams{2, 8, 64, 16, true});
   REQUIRE(p.open(0, 7) == PsPacerViolation::None);
-  REQUIRE(p.set_rate(0, (kLine + 1) / 3) == PsPacerViolation::None);  // 21845.67 rounds to 21846: above 1/3
+  REQUIRE(p.set_rate(0, 21846) == PsPacerViolation::None);  // 65536 / 3 = 21845.33 rounded up: above 1/3
   CHECK(p.pick(0) == -1);  // not ready
   REQUIRE(p.set_ready(0, true) == PsPacerViolation::None);
   const Trace t = run(p, 0, 3000, 1);

@@ -198,6 +198,10 @@ class PsPacer final : public InjectionPolicy {
     s.ready = ready;
     s.ready_bit = ready;
     if (fixed_) {
+      // A message posted to a destination whose first flow has not started is ready for the
+      // instant before the mechanism holds it (NicApi::hold): no flow is open in the block and it
+      // has no rate, so it could not send; the block is not told.
+      if (s.index >= core_.slots() || !core_.slot(s.index).open) return;
       checked(core_.set_ready(s.index, ready), dst);
       s.vtime_cycles = core_.slot(s.index).vtime >> blocks::PsPacer::kFrac;
       return;
