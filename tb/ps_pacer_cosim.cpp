@@ -7,7 +7,8 @@
 // their last packet goes (in the cycle of the send, as the NIC does) or while held. The NIC's data
 // stream is busy for a packet's length after each send, and back-pressure stalls it further
 // (phases of idle, light and saturating load; stalled sends test the no-catch-up rule); packets are
-// 1 .. 2^LenW - 1 flits. `now_i` counts cycles, and some runs start near the largest time so that
+// 1 .. 16 flits, now and then the longest the length field holds (2^LenW - 1; one in ten for
+// LenW <= 6, one in 200 above). `now_i` counts cycles, and some runs start near the largest time so that
 // V and the next send time reach their widths. Chaos phases open, rate, ready and send at random.
 // Without --violate the bench keeps to the contract: it drops an operation the model reports as a
 // violation (e.g. a send that would overflow V), so such a pacer stalls until the next reset.
@@ -129,12 +130,35 @@ class PsPacerBench : public cosim::Harness {
   };
 
   std::uint32_t some_rate(cosim::Rng& rng) const {
-    switch (rng.below(6)) {
-      case 0: return PsPacer::kLineRate;
-      case 1: return PsPacer::kLineRate / (1 + rng.below(6));
-      case 2: return 1 + rng.below(16);
-      case 3: return (PsPacer::kLineRate + 1 + rng.below(3)) / 3;
-      default: return 1 + rng.below(PsPacer::kLineRate);
+    switch (rng.below(12)) {
+      case 0:
+      case 1:
+      case 2: return PsPacer::kLineRate;
+      case 3:
+      case 4: return PsPacer::kLineRate / (1 + rng.below(6));
+      case 5: return (PsPacer::kLineRate + 1 + rng.below(3)) / 3;  // 1/3 rounded either way
+      case 6: return 1 + rng.below(16);                            // the smallest rates: V overflows
+      default: return 2048 + rng.below(PsPacer::kLineRate - 2047);
+    }
+  }
+
+  // Coverage of what the edge about to come does (the model's state is the cycle's start here).
+  void count(const PsPacerInputs& in, int grant) {
+    const PsPacer& c = model_.core();
+    unsigned steady = 0, fresh = 0;
+    for (unsigned k = 0; k < F; ++k) {
+      const bool r = in.ready[k] && c.slot(k).open;
+      steady += r && !c.slot(k).fresh;
+      fresh += r && c.slot(k).fresh;
+    }
+    cov_.joins += fresh > 0 && steady > 0;
+    if (in.send && grant >= 0) {
+      const auto g = static_cast<std::uint32_t>(grant);
+      for (unsigned k = 0; k < F; ++k)
+        if (k != g && c.slot(k).ready && c.slot(k).rate != 0 && c.slot(k).vtime == c.slot(g).vtime) {
+          ++cov_.tied_grants;
+          break;
+        }
     }
   }
 
@@ -145,7 +169,7 @@ class PsPacerBench : public cosim::Harness {
       flows_.assign(F, Flow{});
       busy_ = 0;
       // Some runs start near the largest time: V and the next send time reach their widths.
-      now_v_ = rng.chance(0.3) ? kMaxNow - std::min<std::uint64_t>(kMaxNow, rng.below(4000)) : 0;
+      now_v_ = rng.chance(0.1) ? kMaxNow - std::min<std::uint64_t>(kMaxNow, rng.below(4000)) : 0;
       in.now = now_v_;
       write(in);
       return;
@@ -188,6 +212,7 @@ class PsPacerBench : public cosim::Harness {
     } else if (!directed_violations() || !phase_.chaos) {
       legalise(in);
     }
+    count(in, grant);
     write(in);
   }
 
@@ -216,7 +241,8 @@ class PsPacerBench : public cosim::Harness {
     const bool stalled = busy_ > 0 || rng.chance(phase_.stall);
     if (grant >= 0 && !stalled) {
       in.send = true;
-      in.len = rng.chance(0.5) ? kMaxLen : 1 + rng.below(kMaxLen);
+      // Packets of up to 16 flits, now and then the longest the length field holds.
+      in.len = rng.chance(LW <= 6 ? 0.1 : 0.005) ? kMaxLen : 1 + rng.below(std::min(kMaxLen, 16u));
     }
     for (unsigned k = 0; k < F; ++k) {
       Flow& f = flows_[k];
@@ -337,30 +363,19 @@ class PsPacerBench : public cosim::Harness {
       flows_[rs].rated = true;
       ++cov_.rate_writes;
     }
-    unsigned ready = 0, fresh_rise = 0;
-    for (unsigned k = 0; k < F; ++k) {
-      const bool r = vl::get(ready_.read(), k, 1) != 0;
-      ready += r;
-      fresh_rise += r && model_.core().slot(k).fresh;
-    }
-    cov_.joins += fresh_rise > 0 && ready > fresh_rise;
+    unsigned ready = 0;
+    for (unsigned k = 0; k < F; ++k) ready += vl::get(ready_.read(), k, 1) != 0;
     cov_.multi_ready_cycles += ready > 1;
     const bool grant = m_.grant_valid.read();
     if (send_.read() && grant && !bad) {
       const auto g = static_cast<std::uint32_t>(vl::get(m_.grant.read(), 0, SW));
       const auto len = static_cast<std::uint32_t>(vl::get(len_.read(), 0, LW));
-      busy_ = len;
+      busy_ = std::min(len, 64u);  // the stream is busy for the packet (a 2^16-flit one: 64 cycles)
       ++cov_.sends;
       if (flows_[g].packets > 0 && --flows_[g].packets == 0) flows_[g].open = false;
       const std::uint64_t now_q = vl::get(now_.read(), 0, NW) << PsPacer::kFrac;
       const std::uint64_t next = vl::get(m_.next.read(), 0, TW);
       cov_.late_sends += now_q >= next + PsPacer::kLineRate;
-      unsigned ties = 0;
-      for (unsigned k = 0; k < F; ++k) {
-        const auto& s = model_.core().slot(k);
-        ties += s.ready && s.rate != 0 && k != g && s.vtime == model_.core().slot(g).vtime;
-      }
-      cov_.tied_grants += ties > 0;
     }
     if (send_.read() && bad && grant) ++cov_.refused_sends;
   }
