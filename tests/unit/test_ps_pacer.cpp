@@ -73,7 +73,7 @@ TEST_CASE("PS pacer: two flows at 1/4 and 3/4 share line rate 1:3, ties to the l
   CHECK(n0 == 500);
 }
 
-TEST_CASE("PS pacer: no catch-up after a stall; a packet within its cycle keeps the schedule", "[saa][ps_pacer]") {
+TEST_CASE("PS pacer: no catch-up after a stall, and a packet within its cycle keeps the schedule", "[saa][ps_pacer]") {
   PsPacer p(PsPacerParams{1, 8, 64, 16, true});
   REQUIRE(p.open(0, 1) == PsPacerViolation::None);
   REQUIRE(p.set_rate(0, kLine / 2) == PsPacerViolation::None);
