@@ -11,6 +11,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "blocks/ps_pacer.hpp"
 #include "blocks/saa_link_unit.hpp"
 #include "blocks/swap.hpp"
 #include "core/trace_sink.hpp"
@@ -183,53 +184,70 @@ class SaaRouter final : public RouterHooks {
 // One packet every d_p / R cycles (R: the sum of the ready flows' rates), chosen as the ready flow
 // with the least virtual time V = D / r; no catch-up after a stall: the period restarts from the
 // actual send. A flow is a send queue (one destination: the NIC runs one flow per destination at
-// a time).
+// a time). `ps_arith: fixed` runs the mirrored block (blocks/ps_pacer.hpp, rtl/ccn_ps_pacer.sv)
+// with a slot per destination; `float` the same rules in doubles.
 class PsPacer final : public InjectionPolicy {
  public:
   using Start = Params::PsStart;
-  PsPacer(std::uint32_t nodes, Start start, bool fixed) : start_(start), fixed_(fixed), nodes_(nodes) {}
+  PsPacer(std::uint32_t id, std::uint32_t nodes, Start start, bool fixed)
+      : start_(start), fixed_(fixed), id_(id), nodes_(nodes),
+        core_(blocks::PsPacerParams{0, 32, 64, 16, start == Start::Join}) {}
   void set_ready(NodeId dst, bool ready) override {
-    Slot& s = slots_[dst];
+    Slot& s = slot(dst);
     if (s.ready == ready) return;
     s.ready = ready;
     s.ready_bit = ready;
+    if (fixed_) {
+      // A message posted to a destination whose first flow has not started is ready for the
+      // instant before the mechanism holds it (NicApi::hold): no flow is open in the block and it
+      // has no rate, so it could not send; the block is not told.
+      if (s.index >= core_.slots() || !core_.slot(s.index).open) return;
+      checked(core_.set_ready(s.index, ready), dst);
+      s.vtime_cycles = core_.slot(s.index).vtime >> blocks::PsPacer::kFrac;
+      return;
+    }
     if (ready && s.fresh) {
       // A flow's first packet: it joins at the least virtual time of the flows already sending
       // (0 if none), as if it had sent at its rate since then; starting at 0 would let it take
       // every slot of the source until it caught up with flows that started before it.
       s.fresh = false;
       s.vtime = 0.0;
-      s.vtime_q = 0;
       if (start_ == Start::Join && !list_.empty()) {
         s.vtime = list_.front().second->vtime;
-        s.vtime_q = list_.front().second->vtime_q;
-        for (const auto& [d, o] : list_) {
-          s.vtime = std::min(s.vtime, o->vtime);
-          s.vtime_q = std::min(s.vtime_q, o->vtime_q);
-        }
+        for (const auto& [d, o] : list_) s.vtime = std::min(s.vtime, o->vtime);
       }
-      s.vtime_cycles = fixed_ ? s.vtime_q >> kFrac : static_cast<std::uint64_t>(s.vtime);
+      s.vtime_cycles = static_cast<std::uint64_t>(s.vtime);
     }
     if (ready) list_.emplace_back(dst, &s);
     else list_.erase(std::find_if(list_.begin(), list_.end(), [dst](const auto& e) { return e.first == dst; }));
   }
   // V is kept (notes 1.5 [CHOICE]). Fixed point: the rate quantised to Q16, at least 1 LSB.
   void set_rate(NodeId dst, double r) {
-    Slot& s = slots_[dst];
+    Slot& s = slot(dst);
     s.rate = r;
     s.rate_q16 = static_cast<std::uint32_t>(r * 65536.0 + 0.5);
-    if (fixed_) s.rate_q16 = std::max<std::uint32_t>(s.rate_q16, 1);
+    if (fixed_) {
+      s.rate_q16 = std::max<std::uint32_t>(s.rate_q16, 1);
+      checked(core_.set_rate(s.index, s.rate_q16), dst);
+    }
   }
-  void reset(NodeId dst) { slots_[dst].fresh = true; }
+  // A new flow to `dst`: it takes its V at its first packet.
+  void reset(NodeId dst) {
+    Slot& s = slot(dst);
+    if (fixed_) checked(core_.open(s.index, dst), dst);
+    else s.fresh = true;
+  }
   int pick(Cycle now) const override {
-    if (fixed_ ? (now << kFrac) < next_q_ : static_cast<double>(now) < next_) return -1;
+    if (fixed_) {
+      const int k = core_.pick(now);
+      return k < 0 ? -1 : static_cast<int>(core_.slot(static_cast<std::uint32_t>(k)).dst);
+    }
+    if (static_cast<double>(now) < next_) return -1;
     int best = -1;
     const Slot* b = nullptr;
     for (const auto& [d, s] : list_) {
       if (!(s->rate > 0)) continue;
-      const bool less = fixed_ ? (b == nullptr || s->vtime_q < b->vtime_q || (s->vtime_q == b->vtime_q && d < static_cast<NodeId>(best)))
-                               : (b == nullptr || s->vtime < b->vtime || (s->vtime == b->vtime && d < static_cast<NodeId>(best)));
-      if (less) {
+      if (b == nullptr || s->vtime < b->vtime || (s->vtime == b->vtime && d < static_cast<NodeId>(best))) {
         best = static_cast<int>(d);
         b = s;
       }
@@ -240,7 +258,9 @@ class PsPacer final : public InjectionPolicy {
     if (granted < 0) return;
     Slot& g = slots_.at(static_cast<NodeId>(granted));
     if (fixed_) {
-      commit_fixed(now, g, flits);
+      checked(core_.commit(now, g.index, flits), static_cast<NodeId>(granted));
+      g.vtime_cycles = core_.slot(g.index).vtime >> blocks::PsPacer::kFrac;
+      next_tx_ = core_.next_cycle();
       return;
     }
     g.vtime += flits / g.rate;
@@ -259,7 +279,7 @@ class PsPacer final : public InjectionPolicy {
   void trace(TraceSink& sink) override {
     sink.value(next_tx_, "saa.ps.next_tx");
     for (NodeId d = 0; d < nodes_; ++d) {
-      Slot& s = slots_[d];
+      Slot& s = slot(d);
       const std::string f = "saa.ps.flow_" + std::to_string(d);
       sink.value(s.rate_q16, f + ".rate_q16", 17);
       sink.value(s.vtime_cycles, f + ".vtime");
@@ -268,42 +288,36 @@ class PsPacer final : public InjectionPolicy {
   }
 
  private:
-  static constexpr unsigned kFrac = 16;  // fixed point: times in cycles with 16 fraction bits
   // Per destination the source has sent to (a flow at a time): sparse, since a source talks to
   // few of the N nodes and N^2 dense state does not fit at 4096 nodes. std::unordered_map keeps
   // references valid on insertion, which list_ and the trace sink rely on.
   struct Slot {
+    std::uint32_t index = 0;  // fixed point: the block's slot
     bool ready = false, fresh = false;
-    double rate = 0.0, vtime = 0.0;  // r_f (fraction of line rate), V = D / r (cycles)
-    std::uint64_t vtime_q = 0;       // fixed point: V in Q16 cycles
-    // The traced copies of the state above (integers, for the VCD); rate_q16 is also the fixed-point rate.
+    double rate = 0.0, vtime = 0.0;  // float: r_f (fraction of line rate), V = D / r (cycles)
+    // The traced copies of the state (integers, for the VCD); rate_q16 is also the fixed-point rate.
     std::uint32_t ready_bit = 0, rate_q16 = 0;
     std::uint64_t vtime_cycles = 0;
   };
-  // The same rules in integers, one division each per packet (the source's divider): V += flits /
-  // r rounded to nearest, the period flits / R rounded up (so the source never exceeds R), R the
-  // sum of the Q16 rates capped at line rate.
-  void commit_fixed(Cycle now, Slot& g, std::uint32_t flits) {
-    const std::uint64_t work = std::uint64_t{flits} << (2 * kFrac);  // flits in Q32, / a Q16 rate = Q16 cycles
-    g.vtime_q += (work + g.rate_q16 / 2) / g.rate_q16;
-    g.vtime_cycles = g.vtime_q >> kFrac;
-    std::uint64_t total = g.ready ? 0 : g.rate_q16;
-    for (const auto& e : list_) total += e.second->rate_q16;
-    total = std::min<std::uint64_t>(total, std::uint64_t{1} << kFrac);
-    const std::uint64_t period = (work + total - 1) / total;
-    const std::uint64_t now_q = now << kFrac;
-    const std::uint64_t base = now_q < next_q_ + (std::uint64_t{1} << kFrac) ? next_q_ : now_q;
-    next_q_ = base + period;
-    next_tx_ = (next_q_ + (std::uint64_t{1} << kFrac) - 1) >> kFrac;
+  Slot& slot(NodeId dst) {
+    auto [it, added] = slots_.try_emplace(dst);
+    if (added) it->second.index = static_cast<std::uint32_t>(slots_.size() - 1);
+    return it->second;
+  }
+  // A violation of the block's contract is a model error naming the source and the flow.
+  void checked(blocks::PsPacerViolation v, NodeId dst) const {
+    if (v != blocks::PsPacerViolation::None)
+      throw std::logic_error("saa: NIC " + std::to_string(id_) + " PS pacer, flow to " + std::to_string(dst) + ": " +
+                             blocks::describe(v));
   }
 
   Start start_;
   bool fixed_;
-  std::uint32_t nodes_;
+  std::uint32_t id_, nodes_;
   std::unordered_map<NodeId, Slot> slots_;
-  std::vector<std::pair<NodeId, Slot*>> list_;  // ready destinations, in the order they became ready
+  blocks::PsPacer core_;                        // fixed point
+  std::vector<std::pair<NodeId, Slot*>> list_;  // float: ready destinations, in the order they became ready
   double next_ = 0.0;
-  std::uint64_t next_q_ = 0;   // fixed point: the next send time, Q16 cycles
   std::uint64_t next_tx_ = 0;  // traced: the next send time rounded up to a cycle
 };
 
@@ -313,7 +327,7 @@ class SaaNic final : public NicHooks {
  public:
   SaaNic(NicApi& api, CounterSet& c, const Params& p, const Kinds& k)
       : p_(p), k_(k), circuits_(p.adaptive || p.rates), nodes_(api.num_nodes()),
-        pacer_(p.rates ? std::make_unique<PsPacer>(api.num_nodes(), p.ps_start, p.ps_arith == Params::PsArith::Fixed) : nullptr),
+        pacer_(p.rates ? std::make_unique<PsPacer>(api.id(), api.num_nodes(), p.ps_start, p.ps_arith == Params::PsArith::Fixed) : nullptr),
         injection_(make_link_unit(api.block_source(), std::string(api.component_name()) + " saa injection link unit")),
         probes_(c.counter("probes")),
         flows_done_(c.counter("flows_completed")), completion_max_(c.counter("flow_completion_max", CounterSet::Merge::Max)),
