@@ -3,7 +3,7 @@
 // The router, the NIC and the mechanisms' hooks hold their mirrored blocks through a slot
 // (CreditCounterSlot, OutputArbiterSlot, SwitchAllocatorSlot, RrArbiterSlot, EcnMarkerSlot,
 // InjectionEngineSlot, LhrpSchedulerSlot, MvcmMarkerSlot, MvcmFlowCtrlSlot, SaaLinkUnitSlot,
-// CrpTableSlot, CreditArbiterSlot): the same calls as the block's C++ core, answered by
+// CrpTableSlot, CreditArbiterSlot, PsPacerSlot): the same calls as the block's C++ core, answered by
 // the core itself or, when the slot was given another implementation of the block, by that (the
 // Verilated RTL of the block, stepped inside the same cycle with the same inputs, possibly
 // checked against the core). A BlockSource hands out those implementations
@@ -30,6 +30,7 @@
 #include "blocks/mvcm_flow_ctrl.hpp"
 #include "blocks/mvcm_marker.hpp"
 #include "blocks/output_arbiter.hpp"
+#include "blocks/ps_pacer.hpp"
 #include "blocks/rr_arbiter.hpp"
 #include "blocks/saa_link_unit.hpp"
 #include "blocks/switch_allocator.hpp"
@@ -165,6 +166,24 @@ class CreditArbiterImpl {
   virtual std::uint32_t pointer() = 0;
 };
 
+// The PS pacer as the NIC drives it (SAA's `ps_arith: fixed`): events one at a time as they
+// happen (open, set_rate, set_ready), pick() once when the NIC can start a packet and, if it
+// granted, commit() at the clock edge; the events between a grant's pick and its commit belong to
+// the cycle of that commit. opened/dst/vtime/next: the state (after every event so far).
+class PsPacerImpl {
+ public:
+  virtual ~PsPacerImpl() = default;
+  virtual PsPacerViolation open(std::uint32_t slot, std::uint32_t dst) = 0;
+  virtual PsPacerViolation set_rate(std::uint32_t slot, std::uint32_t rate_q16) = 0;
+  virtual PsPacerViolation set_ready(std::uint32_t slot, bool ready) = 0;
+  virtual int pick(Cycle now) = 0;
+  virtual PsPacerViolation commit(Cycle now, std::uint32_t slot, std::uint32_t len) = 0;
+  virtual bool opened(std::uint32_t slot) = 0;
+  virtual std::uint32_t dst(std::uint32_t slot) = 0;
+  virtual std::uint64_t vtime(std::uint32_t slot) = 0;  // Q16 cycles
+  virtual std::uint64_t next() = 0;                     // Q16 cycles
+};
+
 // Hands out the implementations of the blocks a run swaps. `where` names the instance for
 // messages (e.g. "net.router_3 output 2 vc 1"). Null: the slot runs the C++ core.
 class BlockSource {
@@ -193,6 +212,8 @@ class BlockSource {
                                                             const std::vector<std::uint32_t>& dist0,
                                                             const std::vector<std::uint32_t>& weights,
                                                             const std::string& where) const = 0;
+  // `nodes`: the network's nodes (the destinations a source can open flows to: ids below it).
+  virtual std::unique_ptr<PsPacerImpl> ps_pacer(const PsPacerParams&, std::uint32_t nodes, const std::string& where) const = 0;
 };
 
 class CreditCounterSlot {
@@ -427,6 +448,35 @@ class CreditArbiterSlot {
  private:
   CreditArbiter core_;
   std::unique_ptr<CreditArbiterImpl> alt_;
+};
+
+// The PS pacer with the core's event interface (blocks/ps_pacer.hpp): slot k is the core's k.
+class PsPacerSlot {
+ public:
+  PsPacerSlot(const PsPacerParams& p, std::uint32_t nodes, const BlockSource* src, const std::string& where)
+      : core_(p), alt_(src ? src->ps_pacer(p, nodes, where) : nullptr) {}
+  PsPacerViolation open(std::uint32_t slot, std::uint32_t dst) { return alt_ ? alt_->open(slot, dst) : core_.open(slot, dst); }
+  PsPacerViolation set_rate(std::uint32_t slot, std::uint32_t rate_q16) {
+    return alt_ ? alt_->set_rate(slot, rate_q16) : core_.set_rate(slot, rate_q16);
+  }
+  PsPacerViolation set_ready(std::uint32_t slot, bool ready) { return alt_ ? alt_->set_ready(slot, ready) : core_.set_ready(slot, ready); }
+  int pick(Cycle now) const { return alt_ ? alt_->pick(now) : core_.pick(now); }
+  PsPacerViolation commit(Cycle now, std::uint32_t slot, std::uint32_t len) {
+    return alt_ ? alt_->commit(now, slot, len) : core_.commit(now, slot, len);
+  }
+  bool opened(std::uint32_t slot) const { return alt_ ? alt_->opened(slot) : slot < core_.slots() && core_.slot(slot).open; }
+  std::uint32_t dst(std::uint32_t slot) const { return alt_ ? alt_->dst(slot) : core_.slot(slot).dst; }
+  std::uint64_t vtime(std::uint32_t slot) const { return alt_ ? alt_->vtime(slot) : core_.slot(slot).vtime; }
+  // The next send time rounded up to a cycle.
+  std::uint64_t next_cycle() const {
+    const std::uint64_t n = alt_ ? alt_->next() : core_.next();
+    return (n + PsPacer::kLineRate - 1) >> PsPacer::kFrac;
+  }
+  const PsPacerParams& params() const { return core_.params(); }
+
+ private:
+  PsPacer core_;
+  std::unique_ptr<PsPacerImpl> alt_;
 };
 
 }  // namespace ccnet::blocks

@@ -1319,4 +1319,240 @@ class CreditArbiterRtl final : public blocks::CreditArbiterImpl {
   std::optional<blocks::CreditArbiter> ref_;
 };
 
+// ccn_ps_pacer (SAA's `ps_arith: fixed` source pacing). The NIC drives the pacer with events as
+// they happen (open, set_rate, set_ready), pick() once when it can start a packet and commit() of
+// the grant at its clock edge; the RTL takes one cycle's events per edge in a fixed order (open,
+// rate write, ready levels, then the send of the grant its registers give), with now_i the cycle.
+// No state moves with time alone, so an edge costs nothing but its operations:
+//  * Outside a grant (no pick() answered since the last commit) each event is an edge of its own:
+//    the core's event alone, the same state.
+//  * Between a grant's pick() and its commit() (the NIC forms the packet, the granted flow's last
+//    packet clears its ready, a new flow opens) the events wait and join the commit's edge: the
+//    RTL grants from its registers, which must stay those pick() evaluated. They fit one edge
+//    exactly (the core applies them one by one) when there is at most one open, of a slot whose
+//    level does not change before it, at most one rate write (or several to one slot: the last
+//    wins), at most one level change per slot, and no fall or rise of a flow already sending after
+//    a fresh flow's first ready (which joins at the V of the flows ready after the edge). Other
+//    sequences are a model error naming the NIC (none occurs in the tests). A pick() that does
+//    not lead to a commit (the NIC never does that) applies the waiting events as an edge alone.
+// Slots: the core has a slot per destination the source has sent to (numbered by the mechanism);
+// the RTL slot of a model slot is given at its first open or rate, in order (the grant's
+// tie-break is the destination, not the slot, so the numbering changes no choice), NumFlows of
+// them; one more is a model error naming the NIC. The adapter always runs the core beside the RTL
+// (an event per packet or flow: cheap): the RTL has only violation_o, the violation's kind (for
+// the message) is the core's; in check mode every output is compared after every edge (vtime_o,
+// rate_o of every used slot, next_o, error_o) and at every pick (grant_valid_o, grant_o).
+template <class V>
+class PsPacerRtl final : public blocks::PsPacerImpl {
+ public:
+  PsPacerRtl(const PsPacerSetParams& p, const AdapterContext& c)
+      : p_(p), chk_(c, "ps_pacer"), where_(c.where), slot_w_(idx_width(p.num_flows)), ref_(p.core) {}
+
+  blocks::PsPacerViolation open(std::uint32_t slot, std::uint32_t dst) override {
+    const blocks::PsPacerViolation v = ref_.open(slot, dst);
+    if (v != blocks::PsPacerViolation::None && !mapped(slot)) return refused(v);  // no RTL slot to show it to
+    const std::uint32_t r = rtl_slot(slot);
+    model_dst_[slot] = dst;
+    if (granted_) {
+      if (pend_.open || (pend_.changed >> r & 1u))
+        unfit("opens a flow in slot " + std::to_string(slot) + (pend_.open ? " after another open" : " after its ready changed"));
+      pend_.open = true;
+      pend_.open_slot = r;
+      pend_.open_dst = dst;
+      return pending(v);
+    }
+    Edge e = idle();
+    e.open = true;
+    e.open_slot = r;
+    e.open_dst = dst;
+    return apply(e, v, "open");
+  }
+  blocks::PsPacerViolation set_rate(std::uint32_t slot, std::uint32_t rate_q16) override {
+    const blocks::PsPacerViolation v = ref_.set_rate(slot, rate_q16);
+    if (v != blocks::PsPacerViolation::None && !mapped(slot)) return refused(v);
+    const std::uint32_t r = rtl_slot(slot);
+    if (granted_) {
+      if (pend_.rate && pend_.rate_slot != r) unfit("writes the rates of two slots");
+      pend_.rate = true;
+      pend_.rate_slot = r;
+      pend_.rate_value = rate_q16;
+      return pending(v);
+    }
+    Edge e = idle();
+    e.rate = true;
+    e.rate_slot = r;
+    e.rate_value = rate_q16;
+    return apply(e, v, "rate");
+  }
+  blocks::PsPacerViolation set_ready(std::uint32_t slot, bool ready) override {
+    const bool fresh = slot < ref_.slots() && ref_.slot(slot).fresh;  // before the event
+    const blocks::PsPacerViolation v = ref_.set_ready(slot, ready);
+    if (!mapped(slot)) return refused(v);  // never opened: a rise is a violation, a fall nothing
+    const std::uint32_t r = map_[slot];
+    const std::uint32_t bit = 1u << r;
+    Edge e = granted_ ? pend_ : idle();
+    if (((e.levels & bit) != 0) == ready) return v;  // no change
+    if (granted_) {
+      if (pend_.changed & bit) unfit("changes the ready level of slot " + std::to_string(slot) + " twice");
+      if (pend_.fresh_rise && !(ready && fresh)) unfit("changes a sending flow's ready level after a fresh flow's first ready");
+      pend_.changed |= bit;
+      pend_.levels ^= bit;
+      pend_.fresh_rise = pend_.fresh_rise || (ready && fresh);
+      return pending(v);
+    }
+    e.levels ^= bit;
+    return apply(e, v, "ready");
+  }
+  int pick(Cycle now) override {
+    if (granted_) {  // a grant the NIC did not use: its events alone
+      granted_ = false;
+      apply(pend_, pend_.viol, "the events after an unused grant");
+    }
+    now_ = now;
+    drive(idle(), false, 0);
+    m_.eval();
+    const int g = m_->grant_valid_o ? model_of_[bits::get(m_->grant_o, 0, slot_w_)] : -1;
+    if (chk_.on()) chk_.expect("grant_o (-1: grant_valid_o low)", g, ref_.pick(now));
+    if (g >= 0) {
+      granted_ = true;
+      pend_ = idle();
+    }
+    return g;
+  }
+  blocks::PsPacerViolation commit(Cycle now, std::uint32_t slot, std::uint32_t len) override {
+    const blocks::PsPacerViolation v = ref_.commit(now, slot, len);
+    Edge e = granted_ ? pend_ : idle();
+    granted_ = false;
+    now_ = now;
+    if (!mapped(slot) || len == 0 || len >= (1u << p_.core.len_width)) {
+      // Not a grant the RTL can be shown: the waiting events alone, the core's violation.
+      apply(e, e.viol, "the events of a commit the core refuses");
+      return refused(v);
+    }
+    drive(e, true, len);
+    m_.eval();
+    const int g = m_->grant_valid_o ? model_of_[bits::get(m_->grant_o, 0, slot_w_)] : -1;
+    if (g != static_cast<int>(slot)) {
+      if (chk_.on()) chk_.expect("grant_o (a commit of a slot the RTL does not grant; -1: grant_valid_o low)", g, static_cast<int>(slot));
+      throw ModelError(where_ + ": PS pacer: the NIC commits slot " + std::to_string(slot) + ", the RTL grants " +
+                       std::to_string(g) + " (-1: none)");
+    }
+    return finish(e, v != blocks::PsPacerViolation::None ? v : e.viol, "send");
+  }
+  bool opened(std::uint32_t slot) override { return mapped(slot) && (opened_ >> map_[slot] & 1u); }
+  std::uint32_t dst(std::uint32_t slot) override { return model_dst_.at(slot); }
+  std::uint64_t vtime(std::uint32_t slot) override {
+    return mapped(slot) ? bits::get(m_->vtime_o, map_[slot] * p_.core.time_width, p_.core.time_width) : 0;
+  }
+  std::uint64_t next() override { return bits::get(m_->next_o, 0, p_.core.time_width); }
+
+ private:
+  // One edge's inputs (the ready levels are those after the edge).
+  struct Edge {
+    bool open = false, rate = false;
+    std::uint32_t open_slot = 0, open_dst = 0, rate_slot = 0, rate_value = 0;
+    std::uint32_t levels = 0;   // per RTL slot
+    std::uint32_t changed = 0;  // the slots whose level an event between pick and commit changed
+    bool fresh_rise = false;    // one of them was a fresh flow's first ready
+    blocks::PsPacerViolation viol = blocks::PsPacerViolation::None;  // the core's first violation among them
+  };
+  // A violation the RTL is not shown (no slot of it involved): the core's, the sticky error kept here.
+  blocks::PsPacerViolation refused(blocks::PsPacerViolation v) {
+    if (v != blocks::PsPacerViolation::None) error_ = true;
+    return v;
+  }
+  // An event that waits for the commit's edge: the core's verdict now, the RTL's at the edge.
+  blocks::PsPacerViolation pending(blocks::PsPacerViolation v) {
+    if (pend_.viol == blocks::PsPacerViolation::None) pend_.viol = v;
+    return v;
+  }
+  Edge idle() const {
+    Edge e;
+    e.levels = levels_;
+    return e;
+  }
+  bool mapped(std::uint32_t slot) const { return slot < map_.size() && map_[slot] < p_.num_flows; }
+  // The RTL slot of model slot `slot`, given at its first open or rate write.
+  std::uint32_t rtl_slot(std::uint32_t slot) {
+    if (mapped(slot)) return map_[slot];
+    if (used_ == p_.num_flows)
+      throw ModelError(where_ + ": PS pacer: a flow in slot " + std::to_string(slot) + " needs an RTL slot more than its " +
+                       std::to_string(p_.num_flows) + " (NumFlows: a slot per destination the source sends to)");
+    if (slot >= map_.size()) {
+      map_.resize(slot + 1, p_.num_flows);
+      model_dst_.resize(slot + 1, 0);
+    }
+    map_[slot] = used_;
+    model_of_[used_] = static_cast<int>(slot);
+    return used_++;
+  }
+  [[noreturn]] void unfit(const std::string& what) const {
+    throw ModelError(where_ + ": PS pacer in the loop: between the grant of cycle " + std::to_string(now_) +
+                     " and its commit the NIC " + what + ": the RTL's one edge cannot take that order");
+  }
+  void drive(const Edge& e, bool send, std::uint32_t len) {
+    bits::set(m_->now_i, 0, p_.core.time_width - 16, now_);
+    m_->open_i = e.open;
+    bits::set(m_->open_slot_i, 0, slot_w_, e.open_slot);
+    bits::set(m_->open_dst_i, 0, p_.dst_width, e.open_dst);
+    m_->rate_we_i = e.rate;
+    bits::set(m_->rate_slot_i, 0, slot_w_, e.rate_slot);
+    bits::set(m_->rate_i, 0, 17, e.rate_value);
+    bits::set(m_->ready_i, 0, p_.num_flows, e.levels);
+    m_->send_i = send;
+    bits::set(m_->len_i, 0, p_.core.len_width, len);
+  }
+  // Drive and apply an edge without a send.
+  blocks::PsPacerViolation apply(const Edge& e, blocks::PsPacerViolation v, const char* what) {
+    drive(e, false, 0);
+    m_.eval();
+    return finish(e, v, what);
+  }
+  // The edge of the evaluated inputs unless they break the contract (Legal_A would stop the
+  // process: no edge, the sticky error kept here); the violation's kind is the core's.
+  blocks::PsPacerViolation finish(const Edge& e, blocks::PsPacerViolation v, const char* what) {
+    const bool bad = m_->violation_o;
+    if (chk_.on()) chk_.expect("violation_o", bad, v != blocks::PsPacerViolation::None);
+    if (bad) {
+      if (v == blocks::PsPacerViolation::None)
+        throw ModelError(where_ + ": PS pacer: the RTL flags the inputs of an edge (" + what + ", violation_o) that its C++ core accepts");
+      error_ = true;
+    } else {
+      m_.edge();
+      levels_ = e.levels;
+      if (e.open) opened_ |= 1u << e.open_slot;
+    }
+    m_->open_i = m_->rate_we_i = m_->send_i = 0;
+    if (chk_.on()) compare();
+    return bad ? v : blocks::PsPacerViolation::None;
+  }
+  void compare() {
+    for (std::uint32_t r = 0; r < used_; ++r) {
+      const auto& s = ref_.slot(static_cast<std::uint32_t>(model_of_[r]));
+      chk_.expect("vtime_o", static_cast<std::int64_t>(bits::get(m_->vtime_o, r * p_.core.time_width, p_.core.time_width)),
+                  static_cast<std::int64_t>(s.vtime));
+      chk_.expect("rate_o", static_cast<std::int64_t>(bits::get(m_->rate_o, r * 17, 17)), s.rate);
+    }
+    chk_.expect("next_o", static_cast<std::int64_t>(next()), static_cast<std::int64_t>(ref_.next()));
+    chk_.expect("error_o", m_->error_o || error_, ref_.error());
+  }
+
+  PsPacerSetParams p_;
+  Model<V> m_;
+  Checker chk_;
+  std::string where_;
+  unsigned slot_w_;
+  blocks::PsPacer ref_;
+  std::vector<std::uint32_t> map_;        // model slot -> RTL slot (num_flows: none)
+  std::vector<std::uint32_t> model_dst_;  // model slot -> its flow's destination
+  std::vector<int> model_of_ = std::vector<int>(kPsPacerMaxFlows, -1);  // RTL slot -> model slot
+  std::uint32_t used_ = 0;                // RTL slots given
+  std::uint32_t levels_ = 0;              // the ready levels the RTL's registers hold
+  std::uint32_t opened_ = 0;              // RTL slots opened
+  bool granted_ = false;                  // pick() granted; the events wait for its commit
+  Edge pend_;                             // those events
+  Cycle now_ = 0;
+  bool error_ = false;                    // a violation the RTL was not shown an edge of
+};
+
 }  // namespace ccnet::rtl_loop

@@ -101,4 +101,19 @@ struct CreditArbiterSetParams {
 };
 const std::vector<LoopSet<CreditArbiterSetParams, blocks::CreditArbiterImpl>>& credit_arbiter_sets();
 
+// The PS pacer's parameters with the RTL's slots and destination width: a slot per other node (at
+// most 32, the RTL's limit: a source that opens flows to more destinations stops with a model
+// error), destinations of $clog2(nodes) bits.
+constexpr std::uint32_t kPsPacerMaxFlows = 32;  // ccn_ps_pacer's ParamNumFlows_A
+struct PsPacerSetParams {
+  blocks::PsPacerParams core;
+  std::uint32_t num_flows;
+  std::uint32_t dst_width;
+};
+const std::vector<LoopSet<PsPacerSetParams, blocks::PsPacerImpl>>& ps_pacer_sets();
+
+// Every set the shipped configurations need ("block parameters", rtl/rtl_loop_sets.txt), built or
+// not: the sets `cmake -DCCNET_RTL_LOOP_SETS=all` adds.
+const std::vector<std::string>& listed_sets();
+
 }  // namespace ccnet::rtl_loop

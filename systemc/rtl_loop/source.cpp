@@ -16,7 +16,8 @@ namespace {
 // Blocks that can be swapped, in the order of `--rtl all`.
 const std::vector<std::string> kLoopBlocks = {"credit_counter",   "output_arbiter", "switch_allocator", "rr_arbiter",
                                               "ecn_marker",       "injection_engine", "lhrp_scheduler", "mvcm_marker",
-                                              "mvcm_flow_ctrl",   "saa_link_unit",    "crp_table",      "credit_arbiter"};
+                                              "mvcm_flow_ctrl",   "saa_link_unit",    "crp_table",      "credit_arbiter",
+                                              "ps_pacer"};
 // Mirrored blocks with RTL that the loop cannot swap yet (docs/rtl-verification.md): none.
 const std::vector<std::string> kNotYet = {};
 
@@ -84,6 +85,11 @@ std::string key(const CreditArbiterSetParams& p) {
          " Credits=" + std::to_string(p.core.credits) + " MaxReq=" + std::to_string(p.core.max_requests) +
          " NumReq=1 StrictPath=" + (p.core.strict_path ? "1" : "0") + " Weighted=" + (p.core.weighted ? "1" : "0") +
          " WeightW=" + std::to_string(p.weight_width) + " DistOffset=0";
+}
+
+std::string key(const PsPacerSetParams& p) {
+  return "NumFlows=" + std::to_string(p.num_flows) + " DstW=" + std::to_string(p.dst_width) + " TimeW=" +
+         std::to_string(p.core.time_width) + " LenW=" + std::to_string(p.core.len_width) + " Join=" + (p.core.join ? "1" : "0");
 }
 
 // The rtl/CMakeLists.txt line that builds the set "block P1=v1 P2=v2": ccn_rtl_loop_set(block
@@ -217,6 +223,12 @@ std::unique_ptr<blocks::CreditArbiterImpl> RtlSource::credit_arbiter(const block
   return find(credit_arbiter_sets(), "credit_arbiter", s, where);
 }
 
+std::unique_ptr<blocks::PsPacerImpl> RtlSource::ps_pacer(const blocks::PsPacerParams& p, std::uint32_t nodes,
+                                                         const std::string& where) const {
+  const std::uint32_t flows = std::min<std::uint32_t>(std::max<std::uint32_t>(nodes, 2) - 1, kPsPacerMaxFlows);
+  return find(ps_pacer_sets(), "ps_pacer", PsPacerSetParams{p, flows, idx_width(nodes)}, where);
+}
+
 void RtlSource::check_complete() const {
   if (!all_)
     for (const auto& b : blocks_)
@@ -231,10 +243,21 @@ void RtlSource::check_complete() const {
   }
   if (missing_.empty()) return;
   std::string msg = "sim.rtl: this ccnet was not built with the RTL parameter sets the network needs:";
-  for (const auto& [set, where] : missing_) msg += "\n  " + set + " (first needed by " + where + ")";
-  msg += "\nadd these lines to rtl/CMakeLists.txt (\"RTL in the loop\" sets) and rebuild, or run those blocks as C++ "
-         "(docs/rtl-verification.md, \"RTL in the loop\"):";
-  for (const auto& [set, where] : missing_) msg += "\n  " + set_line(set);
+  const auto& listed = listed_sets();
+  std::vector<std::string> unlisted;
+  for (const auto& [set, where] : missing_) {
+    const bool in_list = std::find(listed.begin(), listed.end(), set) != listed.end();
+    msg += "\n  " + set + " (first needed by " + where + (in_list ? "; a set of the shipped configurations)" : ")");
+    if (!in_list) unlisted.push_back(set);
+  }
+  if (unlisted.size() < missing_.size())
+    msg += "\nthe shipped configurations' sets (rtl/rtl_loop_sets.txt) are built by configuring with "
+           "-DCCNET_RTL_LOOP_SETS=all and rebuilding (about a minute of CPU per set)";
+  if (!unlisted.empty()) {
+    msg += "\nadd these lines to rtl/CMakeLists.txt (\"RTL in the loop\" sets) and rebuild:";
+    for (const auto& set : unlisted) msg += "\n  " + set_line(set);
+  }
+  msg += "\nor run those blocks as C++ (docs/rtl-verification.md, \"RTL in the loop\")";
   throw config::ConfigError(msg);
 }
 
@@ -274,7 +297,7 @@ std::string check_mutant(const std::string& mutant) {
   };
   if (scan(credit_counter_sets()) || scan(output_arbiter_sets()) || scan(switch_allocator_sets()) || scan(rr_arbiter_sets()) ||
       scan(ecn_marker_sets()) || scan(injection_engine_sets()) || scan(lhrp_scheduler_sets()) || scan(mvcm_marker_sets()) || scan(mvcm_flow_ctrl_sets()) ||
-      scan(saa_link_unit_sets()) || scan(crp_table_sets()) || scan(credit_arbiter_sets()))
+      scan(saa_link_unit_sets()) || scan(crp_table_sets()) || scan(credit_arbiter_sets()) || scan(ps_pacer_sets()))
     return "";
   return "unknown RTL mutant '" + mutant + "' (built: " + (names.empty() ? "none" : names) + ")";
 }

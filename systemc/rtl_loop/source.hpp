@@ -52,6 +52,8 @@ class RtlSource final : public blocks::BlockSource {
                                                             const std::vector<std::uint32_t>& dist0,
                                                             const std::vector<std::uint32_t>& weights,
                                                             const std::string& where) const override;
+  std::unique_ptr<blocks::PsPacerImpl> ps_pacer(const blocks::PsPacerParams&, std::uint32_t nodes,
+                                                const std::string& where) const override;
   // After the network is built: throws config::ConfigError for a block named in sim.rtl that no
   // router or NIC uses, and listing every parameter set the selected blocks needed but this ccnet
   // was not built with (block, parameters, first instance) with the line that adds one.

@@ -184,14 +184,16 @@ class SaaRouter final : public RouterHooks {
 // One packet every d_p / R cycles (R: the sum of the ready flows' rates), chosen as the ready flow
 // with the least virtual time V = D / r; no catch-up after a stall: the period restarts from the
 // actual send. A flow is a send queue (one destination: the NIC runs one flow per destination at
-// a time). `ps_arith: fixed` runs the mirrored block (blocks/ps_pacer.hpp, rtl/ccn_ps_pacer.sv)
-// with a slot per destination; `float` the same rules in doubles.
+// a time). `ps_arith: fixed` runs the mirrored block (blocks/ps_pacer.hpp, rtl/ccn_ps_pacer.sv;
+// its C++ core or, from the run's block source, its RTL in the loop) with a slot per destination;
+// `float` the same rules in doubles.
 class PsPacer final : public InjectionPolicy {
  public:
   using Start = Params::PsStart;
-  PsPacer(std::uint32_t id, std::uint32_t nodes, Start start, bool fixed)
-      : start_(start), fixed_(fixed), id_(id), nodes_(nodes),
-        core_(blocks::PsPacerParams{0, 32, 64, 16, start == Start::Join}) {}
+  PsPacer(const NicApi& api, Start start, bool fixed)
+      : start_(start), fixed_(fixed), id_(api.id()), nodes_(api.num_nodes()),
+        core_(blocks::PsPacerParams{0, 32, 64, 16, start == Start::Join}, nodes_, fixed ? api.block_source() : nullptr,
+              std::string(api.component_name()) + " saa ps pacer") {}
   void set_ready(NodeId dst, bool ready) override {
     Slot& s = slot(dst);
     if (s.ready == ready) return;
@@ -201,9 +203,9 @@ class PsPacer final : public InjectionPolicy {
       // A message posted to a destination whose first flow has not started is ready for the
       // instant before the mechanism holds it (NicApi::hold): no flow is open in the block and it
       // has no rate, so it could not send; the block is not told.
-      if (s.index >= core_.slots() || !core_.slot(s.index).open) return;
+      if (!core_.opened(s.index)) return;
       checked(core_.set_ready(s.index, ready), dst);
-      s.vtime_cycles = core_.slot(s.index).vtime >> blocks::PsPacer::kFrac;
+      s.vtime_cycles = core_.vtime(s.index) >> blocks::PsPacer::kFrac;
       return;
     }
     if (ready && s.fresh) {
@@ -240,7 +242,7 @@ class PsPacer final : public InjectionPolicy {
   int pick(Cycle now) const override {
     if (fixed_) {
       const int k = core_.pick(now);
-      return k < 0 ? -1 : static_cast<int>(core_.slot(static_cast<std::uint32_t>(k)).dst);
+      return k < 0 ? -1 : static_cast<int>(core_.dst(static_cast<std::uint32_t>(k)));
     }
     if (static_cast<double>(now) < next_) return -1;
     int best = -1;
@@ -259,7 +261,7 @@ class PsPacer final : public InjectionPolicy {
     Slot& g = slots_.at(static_cast<NodeId>(granted));
     if (fixed_) {
       checked(core_.commit(now, g.index, flits), static_cast<NodeId>(granted));
-      g.vtime_cycles = core_.slot(g.index).vtime >> blocks::PsPacer::kFrac;
+      g.vtime_cycles = core_.vtime(g.index) >> blocks::PsPacer::kFrac;
       next_tx_ = core_.next_cycle();
       return;
     }
@@ -315,7 +317,7 @@ class PsPacer final : public InjectionPolicy {
   bool fixed_;
   std::uint32_t id_, nodes_;
   std::unordered_map<NodeId, Slot> slots_;
-  blocks::PsPacer core_;                        // fixed point
+  blocks::PsPacerSlot core_;                    // fixed point
   std::vector<std::pair<NodeId, Slot*>> list_;  // float: ready destinations, in the order they became ready
   double next_ = 0.0;
   std::uint64_t next_tx_ = 0;  // traced: the next send time rounded up to a cycle
@@ -327,7 +329,7 @@ class SaaNic final : public NicHooks {
  public:
   SaaNic(NicApi& api, CounterSet& c, const Params& p, const Kinds& k)
       : p_(p), k_(k), circuits_(p.adaptive || p.rates), nodes_(api.num_nodes()),
-        pacer_(p.rates ? std::make_unique<PsPacer>(api.id(), api.num_nodes(), p.ps_start, p.ps_arith == Params::PsArith::Fixed) : nullptr),
+        pacer_(p.rates ? std::make_unique<PsPacer>(api, p.ps_start, p.ps_arith == Params::PsArith::Fixed) : nullptr),
         injection_(make_link_unit(api.block_source(), std::string(api.component_name()) + " saa injection link unit")),
         probes_(c.counter("probes")),
         flows_done_(c.counter("flows_completed")), completion_max_(c.counter("flow_completion_max", CounterSet::Merge::Max)),
