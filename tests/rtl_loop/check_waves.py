@@ -4,9 +4,13 @@ writes FILE.rtl.fst with the Verilated models of the traced components, under
 <component>.rtl.<block>_<instance>, over the trace window, and the run's results are those of the
 same run without waves. The FST is read back with GTKWave's fst2vcd.
 
-  check_waves.py CCNET FST2VCD CONFIG OUT ROUTER NIC [--set key=value]...
+  check_waves.py CCNET FST2VCD CONFIG OUT ROUTER NIC [--router-model M]... [--nic-model M]...
+                 [--register SIDE:MODEL:SCOPE.REG]... [--set key=value]...
 
 ROUTER and NIC are the components traced (e.g. net.router_9 net.nic_9); the window is 200:300.
+--router-model/--nic-model: model names (prefixes) that must be there (default: the 8x8 mesh's);
+--register: a register that must be in a model's internals, e.g.
+router:credit_counter_:ccn_credit_counter.count_q (the default) or nic:saa_ps_pacer:ccn_ps_pacer.next_q.
 """
 import argparse
 import json
@@ -23,7 +27,13 @@ ap.add_argument("out")
 ap.add_argument("router")
 ap.add_argument("nic")
 ap.add_argument("--set", action="append", default=[])
+ap.add_argument("--router-model", action="append")
+ap.add_argument("--nic-model", action="append")
+ap.add_argument("--register", action="append")
 args = ap.parse_args()
+router_want = args.router_model or ["switch_allocator", "credit_counter_output_", "rr_arbiter_vc_allocator_output_"]
+nic_want = args.nic_model or ["injection_engine", "output_arbiter_injection"]
+registers = args.register or ["router:credit_counter_:ccn_credit_counter.count_q"]
 START, END = 200, 300
 
 
@@ -79,22 +89,26 @@ def models_of(component):
 
 
 router_models, nic_models = models_of(args.router), models_of(args.nic)
-for want in ("switch_allocator", "credit_counter_output_", "rr_arbiter_vc_allocator_output_"):
+for want in router_want:
     if not any(m.startswith(want) for m in router_models):
         sys.exit(f"no {args.router}.rtl.{want}* model in {fst}: {router_models}")
-for want in ("injection_engine", "output_arbiter_injection"):
+for want in nic_want:
     if not any(m.startswith(want) for m in nic_models):
         sys.exit(f"no {args.nic}.rtl.{want}* model in {fst}: {nic_models}")
 others = sorted({s.split(".")[1] for s in scopes if s.count(".") >= 1} - {args.router.split(".")[1], args.nic.split(".")[1]})
 if others:
     sys.exit(f"{fst} has components that were not traced: {others}")
-# A block's internals and ports: the allocator's input arbiters' pointers, a credit counter's register.
+# A block's internals and ports: the allocator's ports, the registers asked for.
 sa = f"{args.router}.rtl.switch_allocator"
 if "clk_i" not in signals.get(sa, []) or "ack_i" not in signals.get(sa, []):
     sys.exit(f"{sa} lacks its ports: {signals.get(sa)}")
-cc = next(f"{args.router}.rtl.{m}.ccn_credit_counter" for m in router_models if m.startswith("credit_counter_"))
-if "count_q" not in signals.get(cc, []):
-    sys.exit(f"{cc} lacks its register count_q: {signals.get(cc)}")
+for spec in registers:
+    side, prefix, reg = spec.split(":")
+    component, models = (args.router, router_models) if side == "router" else (args.nic, nic_models)
+    scope, name = reg.rsplit(".", 1)
+    where = next((f"{component}.rtl.{m}.{scope}" for m in models if m.startswith(prefix)), None)
+    if where is None or name not in signals.get(where, []):
+        sys.exit(f"{component}.rtl.{prefix}*.{scope} lacks its register {name}: {signals.get(where)}")
 
 # Time: one step per cycle of the window, in the file's unit (the period, 1 ns = 1000 ps here).
 ts = re.search(r"\$timescale\s+(\d+)\s*(\w+)", text)
