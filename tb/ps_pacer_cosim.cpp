@@ -11,7 +11,8 @@
 // LenW <= 6, one in 200 above). `now_i` counts cycles, and some runs start near the largest time so that
 // V and the next send time reach their widths. Chaos phases open, rate, ready and send at random.
 // With iterative dividers (DivBits > 0) the same stimulus lands opens, joins and rate changes in
-// the cycles the dividers are busy (coverage: busy_cycles, busy_joins), and the sends the NIC
+// the cycles the dividers are busy (coverage: busy_cycles, busy_joins, busy_cancels: a new flow
+// opened in the granted slot), and the sends the NIC
 // would make there are refused grants.
 // Without --violate the bench keeps to the contract: it drops an operation the model reports as a
 // violation (e.g. a send that would overflow V, which an iterative divider reports only in its
@@ -159,6 +160,7 @@ class PsPacerBench : public cosim::Harness {
     cov_.joins += fresh > 0 && steady > 0;
     cov_.busy_joins += fresh > 0 && c.busy();
     cov_.busy_cycles += c.busy();
+    cov_.busy_cancels += in.open && c.busy_slot() == static_cast<int>(in.open_slot) && !c.slot(in.open_slot).ready;
     if (in.send && grant >= 0) {
       const auto g = static_cast<std::uint32_t>(grant);
       for (unsigned k = 0; k < F; ++k)
@@ -408,6 +410,7 @@ class PsPacerBench : public cosim::Harness {
                           {"joins", cov_.joins},
                           {"busy_cycles", cov_.busy_cycles},
                           {"busy_joins", cov_.busy_joins},
+                          {"busy_cancels", cov_.busy_cancels},
                           {"tied_grants", cov_.tied_grants},
                           {"late_sends", cov_.late_sends},
                           {"multi_ready_cycles", cov_.multi_ready_cycles},
@@ -420,7 +423,7 @@ class PsPacerBench : public cosim::Harness {
   void trace_rtl(VerilatedFstSc* tfp) override { rtl_.trace(tfp, 99); }
 
   struct Coverage {
-    std::uint64_t opens = 0, rate_writes = 0, sends = 0, joins = 0, busy_cycles = 0, busy_joins = 0, tied_grants = 0, late_sends = 0,
+    std::uint64_t opens = 0, rate_writes = 0, sends = 0, joins = 0, busy_cycles = 0, busy_joins = 0, busy_cancels = 0, tied_grants = 0, late_sends = 0,
                   multi_ready_cycles = 0, refused_sends = 0, dropped = 0, violations_driven = 0, bad_cycles = 0;
   } cov_;
 

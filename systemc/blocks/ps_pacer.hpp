@@ -122,6 +122,7 @@ class PsPacer {
   // Cycles of a send's divisions (1: in the send's cycle), and whether cycle()'s divider is busy.
   std::uint32_t iters() const { return iters_; }
   bool busy() const { return pend_.active; }
+  int busy_slot() const { return pend_.active ? static_cast<int>(pend_.slot) : -1; }  // the granted slot
   // The next send time rounded up to a cycle.
   std::uint64_t next_cycle() const { return (next_ + kLineRate - 1) >> kFrac; }
   bool error() const { return error_; }
