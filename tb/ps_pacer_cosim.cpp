@@ -10,8 +10,13 @@
 // 1 .. 16 flits, now and then the longest the length field holds (2^LenW - 1; one in ten for
 // LenW <= 6, one in 200 above). `now_i` counts cycles, and some runs start near the largest time so that
 // V and the next send time reach their widths. Chaos phases open, rate, ready and send at random.
+// With iterative dividers (DivBits > 0) the same stimulus lands opens, joins and rate changes in
+// the cycles the dividers are busy (coverage: busy_cycles, busy_joins, busy_cancels: a new flow
+// opened in the granted slot), and the sends the NIC
+// would make there are refused grants.
 // Without --violate the bench keeps to the contract: it drops an operation the model reports as a
-// violation (e.g. a send that would overflow V), so such a pacer stalls until the next reset.
+// violation (e.g. a send that would overflow V, which an iterative divider reports only in its
+// last cycle: the bench looks ahead), so such a pacer stalls until the next reset.
 // With --violate P each cycle breaks the contract with probability P, and every run starts with
 // the directed violations (cycles 2 .. 4): a ready slot never opened, a rate of 0, a send without
 // a grant; the random ones add a rate above 65536, open of a ready slot, a slot index beyond
@@ -35,7 +40,7 @@ class PsPacerBench : public cosim::Harness {
   static constexpr unsigned DW = Set::DstW;
   static constexpr unsigned TW = Set::TimeW;
   static constexpr unsigned LW = Set::LenW;
-  using Model = PsPacerSc<F, DW, TW, LW, Set::Join>;
+  using Model = PsPacerSc<F, DW, TW, LW, Set::Join, Set::DivBits>;
   static constexpr unsigned SW = Model::SlotW;
   static constexpr unsigned NW = Model::NowW;
   static constexpr unsigned RW = Model::RateW;
@@ -116,6 +121,7 @@ class PsPacerBench : public cosim::Harness {
         {"join_at_zero", PsPacerMutation::JoinAtZero},
         {"tie_higher_dst", PsPacerMutation::TieHigherDst},
         {"len_off_by_one", PsPacerMutation::LenOffByOne},
+        {"div_faster", PsPacerMutation::DivFaster},
     };
     return cosim::mutation(opt, kNames);
   }
@@ -152,6 +158,9 @@ class PsPacerBench : public cosim::Harness {
       fresh += r && c.slot(k).fresh;
     }
     cov_.joins += fresh > 0 && steady > 0;
+    cov_.busy_joins += fresh > 0 && c.busy();
+    cov_.busy_cycles += c.busy();
+    cov_.busy_cancels += in.open && c.busy_slot() == static_cast<int>(in.open_slot) && !c.slot(in.open_slot).ready;
     if (in.send && grant >= 0) {
       const auto g = static_cast<std::uint32_t>(grant);
       for (unsigned k = 0; k < F; ++k)
@@ -254,12 +263,26 @@ class PsPacerBench : public cosim::Harness {
     }
   }
 
+  // Whether the cycle keeps to the contract, including a send's overflow that an iterative
+  // divider reports only in its last cycle (it depends on the send's cycle alone).
+  bool legal(const PsPacerInputs& in) const {
+    PsPacer c = model_.core();
+    if (c.cycle(in) != PsPacerViolation::None) return false;
+    PsPacerInputs idle;
+    idle.ready.assign(F, false);
+    idle.now = in.now;
+    while (c.busy()) {
+      ++idle.now;
+      if (c.cycle(idle) != PsPacerViolation::None) return false;
+    }
+    return true;
+  }
+
   // Drop what the model reports as a violation (the NIC keeps to the contract).
   void legalise(PsPacerInputs& in) {
-    PsPacerInputs t = in;
-    if (model_.core().check(t) == PsPacerViolation::None) return;
+    if (legal(in)) return;
     ++cov_.dropped;
-    auto ok = [&](const PsPacerInputs& x) { return model_.core().check(x) == PsPacerViolation::None; };
+    auto ok = [&](const PsPacerInputs& x) { return legal(x); };
     PsPacerInputs a = in;
     a.send = false;
     if (ok(a)) {
@@ -385,6 +408,9 @@ class PsPacerBench : public cosim::Harness {
                           {"rate_writes", cov_.rate_writes},
                           {"sends", cov_.sends},
                           {"joins", cov_.joins},
+                          {"busy_cycles", cov_.busy_cycles},
+                          {"busy_joins", cov_.busy_joins},
+                          {"busy_cancels", cov_.busy_cancels},
                           {"tied_grants", cov_.tied_grants},
                           {"late_sends", cov_.late_sends},
                           {"multi_ready_cycles", cov_.multi_ready_cycles},
@@ -397,7 +423,7 @@ class PsPacerBench : public cosim::Harness {
   void trace_rtl(VerilatedFstSc* tfp) override { rtl_.trace(tfp, 99); }
 
   struct Coverage {
-    std::uint64_t opens = 0, rate_writes = 0, sends = 0, joins = 0, tied_grants = 0, late_sends = 0,
+    std::uint64_t opens = 0, rate_writes = 0, sends = 0, joins = 0, busy_cycles = 0, busy_joins = 0, busy_cancels = 0, tied_grants = 0, late_sends = 0,
                   multi_ready_cycles = 0, refused_sends = 0, dropped = 0, violations_driven = 0, bad_cycles = 0;
   } cov_;
 

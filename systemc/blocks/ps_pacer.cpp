@@ -25,13 +25,17 @@ PsPacer::PsPacer(const PsPacerParams& p) : p_(p) {
   if (p.time_width < 17 || p.time_width > 64) throw std::invalid_argument("PsPacer: time_width must be in 17..64");
   if (p.len_width < 1 || p.len_width > 16) throw std::invalid_argument("PsPacer: len_width must be in 1..16");
   max_time_ = p.time_width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << p.time_width) - 1;
+  if (p.div_bits > p.len_width + 32) throw std::invalid_argument("PsPacer: div_bits must be in 0..len_width + 32");
   max_len_ = (1u << p.len_width) - 1;
+  iters_ = p.div_bits == 0 ? 1 : (p.len_width + 32 + p.div_bits - 1) / p.div_bits;
   reset();
 }
 
 void PsPacer::reset() {
   slots_.assign(p_.num_flows, Slot{});
   next_ = 0;
+  hold_until_ = 0;
+  pend_ = Pending{};
   error_ = false;
 }
 
@@ -42,13 +46,20 @@ PsPacer::Slot& PsPacer::at(std::uint32_t k) {
 
 void PsPacer::join(Slot& s) const {
   s.vtime = 0;
+  s.lower = false;
   if (!p_.join) return;
   bool any = false;
+  const Slot* held = pend_.active && !pend_.cancel ? &slots_[pend_.slot] : nullptr;
   for (const Slot& o : slots_) {
     if (&o == &s || !o.ready) continue;
+    if (&o == held) {
+      s.lower = true;  // its V register is not yet the send's: lowered to it at finish()
+      continue;
+    }
     s.vtime = any ? std::min(s.vtime, o.vtime) : o.vtime;
     any = true;
   }
+  if (s.lower && !any) s.vtime = max_time_;
 }
 
 PsPacerViolation PsPacer::open(std::uint32_t slot, std::uint32_t dst) {
@@ -57,6 +68,8 @@ PsPacerViolation PsPacer::open(std::uint32_t slot, std::uint32_t dst) {
   if (s.ready) return bad(PsPacerViolation::OpenReady);
   s.open = true;
   s.fresh = true;
+  s.lower = false;
+  if (pend_.active && slot == pend_.slot) pend_.cancel = true;
   s.dst = p_.dst_width >= 32 ? dst : dst & ((1u << p_.dst_width) - 1);
   return PsPacerViolation::None;
 }
@@ -82,7 +95,7 @@ PsPacerViolation PsPacer::set_ready(std::uint32_t slot, bool ready) {
 }
 
 int PsPacer::pick(std::uint64_t now) const {
-  if ((now << kFrac) < next_) return -1;
+  if (pend_.active || now < hold_until_ || (now << kFrac) < next_) return -1;
   int best = -1;
   for (std::uint32_t k = 0; k < slots_.size(); ++k) {
     const Slot& s = slots_[k];
@@ -97,26 +110,52 @@ int PsPacer::pick(std::uint64_t now) const {
   return best;
 }
 
-PsPacerViolation PsPacer::commit(std::uint64_t now, std::uint32_t slot, std::uint32_t len) {
+PsPacerViolation PsPacer::start(std::uint64_t now, std::uint32_t slot, std::uint32_t len, Pending& p) {
   if (slot >= slots_.size()) return bad(PsPacerViolation::BadSlot);
   if (len == 0 || len > max_len_) return bad(PsPacerViolation::BadLen);
-  Slot& g = slots_[slot];
+  const Slot& g = slots_[slot];
   if (!g.open || g.rate == 0) return bad(PsPacerViolation::NoGrant);
   const std::uint64_t work = std::uint64_t{len} << (2 * kFrac);  // flits in Q32, / a Q16 rate = Q16 cycles
-  const std::uint64_t step = (work + g.rate / 2) / g.rate;
   std::uint64_t total = g.ready ? 0 : g.rate;
   for (const Slot& s : slots_)
     if (s.ready) total += s.rate;
   total = std::min<std::uint64_t>(total, kLineRate);
-  const std::uint64_t period = (work + total - 1) / total;
   const std::uint64_t now_q = now << kFrac;
+  p = Pending{};
+  p.active = true;
+  p.slot = slot;
+  p.left = iters_ - 1;
+  p.vtime = g.vtime;
+  p.step = (work + g.rate / 2) / g.rate;
+  p.period = (work + total - 1) / total;
   // Sent within the cycle its period ended in: the next period follows on; later (back-pressure):
   // it restarts from now, without compensating (section 6.2).
-  const std::uint64_t base = now_q < next_ || now_q - next_ < kLineRate ? next_ : now_q;
-  if (step > max_time_ - g.vtime || period > max_time_ - base) return bad(PsPacerViolation::Overflow);
-  g.vtime += step;
-  next_ = base + period;
+  p.base = now_q < next_ || now_q - next_ < kLineRate ? next_ : now_q;
   return PsPacerViolation::None;
+}
+
+PsPacerViolation PsPacer::finish(const Pending& p) {
+  const bool ovf = p.step > max_time_ - p.vtime || p.period > max_time_ - p.base;
+  const std::uint64_t v = ovf ? p.vtime : p.vtime + p.step;
+  if (!ovf) {
+    if (!p.cancel) slots_[p.slot].vtime = v;
+    next_ = p.base + p.period;
+  }
+  for (Slot& s : slots_) {
+    if (s.lower) s.vtime = std::min(s.vtime, v);
+    s.lower = false;
+  }
+  return ovf ? bad(PsPacerViolation::Overflow) : PsPacerViolation::None;
+}
+
+PsPacerViolation PsPacer::commit(std::uint64_t now, std::uint32_t slot, std::uint32_t len) {
+  Pending p;
+  const PsPacerViolation v = start(now, slot, len, p);
+  if (v != PsPacerViolation::None) return v;
+  p.cancel = false;
+  const PsPacerViolation f = finish(p);
+  if (f == PsPacerViolation::None && iters_ > 1) hold_until_ = now + iters_;
+  return f;
 }
 
 PsPacerViolation PsPacer::cycle(const PsPacerInputs& in) {
@@ -137,7 +176,19 @@ PsPacerViolation PsPacer::cycle(const PsPacerInputs& in) {
     if (level(k) && !slots_[k].fresh) note(set_ready(k, true));
   for (std::uint32_t k = 0; k < n; ++k)
     if (level(k) && slots_[k].fresh) note(set_ready(k, true));
-  if (in.send) note(grant < 0 ? bad(PsPacerViolation::NoGrant) : commit(in.now, static_cast<std::uint32_t>(grant), in.len));
+  if (pend_.active && --pend_.left == 0) {
+    const Pending p = pend_;
+    pend_.active = false;
+    note(finish(p));
+  }
+  if (in.send) {
+    Pending p;
+    if (grant < 0) note(bad(PsPacerViolation::NoGrant));
+    else if (const PsPacerViolation v = start(in.now, static_cast<std::uint32_t>(grant), in.len, p); v != PsPacerViolation::None)
+      note(v);
+    else if (iters_ == 1) note(finish(p));
+    else pend_ = p;
+  }
   return first;
 }
 

@@ -21,6 +21,18 @@
 // at the least V of every other slot ready after the edge); commit of pick's slot (evaluated at
 // the cycle's start) when `send` is set.
 //
+// The two divisions (div_bits, the RTL's DivBits): 0 does them in the send's cycle. div_bits > 0
+// is the hardware's iterative divider, div_bits quotient bits per cycle: iters() = ceil((LenW +
+// 32) / div_bits) cycles from the send's on, and pick() grants nothing before the send's cycle +
+// iters(). The values are those of div_bits = 0: the event interface (commit) applies them at
+// once; cycle() as the registers do, at the edge of the divider's last cycle (Overflow is then
+// flagged in that cycle, and neither V nor next written), a flow joining while the divider is
+// busy taking the least V of the slots other than the granted one and lowered to the granted
+// slot's new V at that edge (its V is all ones if the granted slot was the only other one
+// sending), and an open of the granted slot while busy cancelling its V update. So div_bits only
+// delays grants, and not at all while every packet has iters() flits or more (the next grant
+// then comes after iters() cycles anyway).
+//
 // Contract violations (the operation changes nothing, `violation` is set, and the sticky error
 // flag from the next edge on): a slot index out of range; open of a slot that is ready; a rate of
 // 0 or above 65536; a ready slot that was never opened; send without a grant or with len = 0 or
@@ -42,6 +54,7 @@ struct PsPacerParams {
   std::uint32_t time_width = 64;  // bits of V and of the next send time, Q16 cycles (17 .. 64)
   std::uint32_t len_width = 16;   // bits of a packet length in flits (1 .. 16)
   bool join = true;               // a fresh flow's V: the least V of the ready slots (else 0)
+  std::uint32_t div_bits = 0;     // quotient bits per cycle of the dividers (0: all in the send's cycle)
 };
 
 enum class PsPacerViolation : std::uint8_t {
@@ -78,6 +91,7 @@ class PsPacer {
     std::uint32_t dst = 0;
     std::uint32_t rate = 0;   // Q16
     std::uint64_t vtime = 0;  // Q16 cycles
+    bool lower = false;       // cycle(): joined while the divider was busy (the RTL's jp)
   };
 
   PsPacer() : PsPacer(PsPacerParams{}) {}
@@ -105,6 +119,10 @@ class PsPacer {
   std::uint32_t slots() const { return static_cast<std::uint32_t>(slots_.size()); }
   const Slot& slot(std::uint32_t k) const { return slots_.at(k); }
   std::uint64_t next() const { return next_; }  // Q16 cycles
+  // Cycles of a send's divisions (1: in the send's cycle), and whether cycle()'s divider is busy.
+  std::uint32_t iters() const { return iters_; }
+  bool busy() const { return pend_.active; }
+  int busy_slot() const { return pend_.active ? static_cast<int>(pend_.slot) : -1; }  // the granted slot
   // The next send time rounded up to a cycle.
   std::uint64_t next_cycle() const { return (next_ + kLineRate - 1) >> kFrac; }
   bool error() const { return error_; }
@@ -115,14 +133,26 @@ class PsPacer {
     return v;
   }
   bool slot_ok(std::uint32_t k) const { return p_.num_flows == 0 || k < slots_.size(); }
+  // A send's divisions, from its cycle's state; finish() writes them (cycle(): iters() - 1 cycles
+  // later).
+  struct Pending {
+    bool active = false, cancel = false;
+    std::uint32_t slot = 0, left = 0;  // cycles still busy
+    std::uint64_t vtime = 0, base = 0, step = 0, period = 0;
+  };
   Slot& at(std::uint32_t k);  // a slot (model: open() adds the slots up to k)
   void join(Slot& s) const;   // a fresh flow's V
+  PsPacerViolation start(std::uint64_t now, std::uint32_t slot, std::uint32_t len, Pending& p);
+  PsPacerViolation finish(const Pending& p);
 
   PsPacerParams p_;
   std::uint64_t max_time_ = 0;  // 2^TimeW - 1
   std::uint32_t max_len_ = 0;   // 2^LenW - 1
+  std::uint32_t iters_ = 1;
   std::vector<Slot> slots_;
   std::uint64_t next_ = 0;
+  std::uint64_t hold_until_ = 0;  // commit() with iters() > 1: no grant before this cycle
+  Pending pend_;                  // cycle(): the divider's send while busy
   bool error_ = false;
 };
 

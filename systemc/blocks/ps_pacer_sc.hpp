@@ -21,15 +21,17 @@ enum class PsPacerMutation {
   JoinAtZero,     // a fresh flow starts at V = 0 whatever Join says
   TieHigherDst,   // ties in V go to the higher destination
   LenOffByOne,    // V and the period are charged one flit less than the packet (len > 1)
+  DivFaster,      // the model's divider takes one quotient bit per cycle more than DivBits
 };
 
-template <unsigned NumFlows, unsigned DstW, unsigned TimeW, unsigned LenW, bool Join>
+template <unsigned NumFlows, unsigned DstW, unsigned TimeW, unsigned LenW, bool Join, unsigned DivBits = 0>
 class PsPacerSc : public sc_core::sc_module {
  public:
   static_assert(NumFlows >= 1 && NumFlows <= 32, "PsPacerSc: NumFlows out of 1..32");
   static_assert(DstW >= 1 && DstW <= 32, "PsPacerSc: DstW out of 1..32");
   static_assert(TimeW >= 17 && TimeW <= 64, "PsPacerSc: TimeW out of 17..64");
   static_assert(LenW >= 1 && LenW <= 16, "PsPacerSc: LenW out of 1..16");
+  static_assert(DivBits <= LenW + 32, "PsPacerSc: DivBits out of 0..LenW + 32");
   static constexpr unsigned SlotW = NumFlows > 1 ? 32 - __builtin_clz(NumFlows - 1) : 1;
   static constexpr unsigned NowW = TimeW - PsPacer::kFrac;
   static constexpr unsigned RateW = PsPacer::kFrac + 1;
@@ -57,7 +59,8 @@ class PsPacerSc : public sc_core::sc_module {
   SC_HAS_PROCESS(PsPacerSc);
   explicit PsPacerSc(const sc_core::sc_module_name& name, PsPacerMutation mutation = PsPacerMutation::None)
       : sc_core::sc_module(name),
-        core_(PsPacerParams{NumFlows, DstW, TimeW, LenW, mutation == PsPacerMutation::JoinAtZero ? false : Join}),
+        core_(PsPacerParams{NumFlows, DstW, TimeW, LenW, mutation == PsPacerMutation::JoinAtZero ? false : Join,
+                            mutation == PsPacerMutation::DivFaster && DivBits > 0 && DivBits < LenW + 32 ? DivBits + 1 : DivBits}),
         mutation_(mutation) {
     SC_METHOD(comb);
     sensitive << now_i << open_i << open_slot_i << open_dst_i << rate_we_i << rate_slot_i << rate_i << ready_i << send_i

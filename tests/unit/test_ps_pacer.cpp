@@ -4,6 +4,7 @@
 // slot limit and every contract violation.
 #include <catch2/catch.hpp>
 
+#include <stdexcept>
 #include <vector>
 
 #include "blocks/ps_pacer.hpp"
@@ -174,4 +175,121 @@ TEST_CASE("PS pacer: the model's pacer (no slot limit) adds slots as flows open"
   CHECK(p.slots() == 41);
   CHECK(p.set_ready(41, true) == PsPacerViolation::BadSlot);
   CHECK(p.set_ready(41, false) == PsPacerViolation::None);
+}
+
+TEST_CASE("PS pacer: an iterative divider writes V and next at its last edge and holds the grant until then",
+          "[saa][ps_pacer]") {
+  // LenW = 16, 16 quotient bits per cycle: 48 / 16 = 3 cycles a send.
+  PsPacer p(PsPacerParams{2, 8, 64, 16, true, 16});
+  REQUIRE(p.iters() == 3);
+  PsPacerInputs in;
+  in.ready = {true, false};
+  in.open = true, in.open_slot = 0, in.open_dst = 5;
+  in.rate_we = true, in.rate_slot = 0, in.rate = kLine / 2;
+  REQUIRE(p.cycle(in) == PsPacerViolation::None);
+  in = PsPacerInputs{};
+  in.ready = {true, false};
+  in.now = 1, in.send = true, in.len = 2;
+  REQUIRE(p.pick(1) == 0);
+  REQUIRE(p.cycle(in) == PsPacerViolation::None);  // the send's cycle: the first step
+  CHECK(p.busy());
+  CHECK(p.slot(0).vtime == 0);
+  CHECK(p.next() == 0);
+  // Cycle 2 (busy): a flow opens and joins in slot 1; the granted slot is the only other one
+  // sending, so its V waits as all ones for the granted slot's new V.
+  in = PsPacerInputs{};
+  in.ready = {true, true};
+  in.now = 2, in.open = true, in.open_slot = 1, in.open_dst = 9;
+  in.rate_we = true, in.rate_slot = 1, in.rate = kLine / 2;
+  CHECK(p.pick(2) == -1);
+  REQUIRE(p.cycle(in) == PsPacerViolation::None);
+  CHECK(p.slot(1).vtime == ~std::uint64_t{0});
+  in.open = false, in.rate_we = false, in.now = 3;
+  CHECK(p.pick(3) == -1);                          // the last cycle: still held
+  REQUIRE(p.cycle(in) == PsPacerViolation::None);  // the last edge
+  CHECK_FALSE(p.busy());
+  CHECK(p.slot(0).vtime == 4 * kLine);  // 2 flits at 1/2: 4 cycles
+  CHECK(p.slot(1).vtime == 4 * kLine);  // joined at the granted slot's new V
+  CHECK(p.next() == 5 * kLine);  // late (next was 0): from now (1) + 2 flits at R = 1/2
+  CHECK(p.pick(4) == -1);
+  CHECK(p.pick(5) == 0);  // tie at V: the lower destination
+}
+
+TEST_CASE("PS pacer: the event interface's commit holds the grant for the divider's cycles", "[saa][ps_pacer]") {
+  PsPacer p(PsPacerParams{1, 8, 64, 16, true, 4});  // 12 cycles a send
+  REQUIRE(p.iters() == 12);
+  REQUIRE(p.open(0, 1) == PsPacerViolation::None);
+  REQUIRE(p.set_rate(0, kLine) == PsPacerViolation::None);
+  REQUIRE(p.set_ready(0, true) == PsPacerViolation::None);
+  REQUIRE(p.commit(10, 0, 1) == PsPacerViolation::None);
+  CHECK(p.slot(0).vtime == kLine);  // applied at once
+  CHECK(p.next() == 11 * kLine);
+  CHECK(p.pick(21) == -1);
+  CHECK(p.pick(22) == 0);
+  CHECK_THROWS_AS(PsPacer(PsPacerParams{1, 8, 64, 16, true, 49}), std::invalid_argument);
+}
+
+TEST_CASE("PS pacer: with packets of iters() flits or more an iterative divider grants exactly as a one-cycle one",
+          "[saa][ps_pacer]") {
+  // Random NIC-like stimulus (opens, rate changes, ready levels, sends of 6..16 flits, stalls)
+  // into a one-cycle pacer and one with 8 quotient bits per cycle (48 / 8 = 6 cycles a send):
+  // every cycle's grant is the same, and so is every V and the next send time whenever the
+  // divider is idle.
+  for (std::uint32_t seed = 1; seed <= 20; ++seed) {
+    PsPacer a(PsPacerParams{4, 3, 64, 16, seed % 2 == 1});
+    PsPacer b(PsPacerParams{4, 3, 64, 16, seed % 2 == 1, 8});
+    REQUIRE(b.iters() == 6);
+    std::uint64_t rng = seed * 0x9E3779B97F4A7C15ull;
+    auto below = [&rng](std::uint64_t n) {
+      rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+      return rng % n;
+    };
+    std::vector<std::uint32_t> packets(4, 0);
+    std::uint64_t free_at = 0, sends = 0, busy_joins = 0;
+    for (std::uint64_t now = 0; now < 20000; ++now) {
+      const int ga = a.pick(now);
+      REQUIRE(ga == b.pick(now));
+      PsPacerInputs in;
+      in.now = now;
+      in.ready.assign(4, false);
+      const std::uint32_t k = static_cast<std::uint32_t>(below(4));
+      if (packets[k] == 0 && !a.slot(k).ready && below(20) == 0) {
+        in.open = true, in.open_slot = k, in.open_dst = static_cast<std::uint32_t>(below(8));
+        packets[k] = 1 + static_cast<std::uint32_t>(below(30));
+      }
+      if (below(10) == 0) {
+        in.rate_we = true, in.rate_slot = static_cast<std::uint32_t>(below(4));
+        in.rate = below(3) == 0 ? kLine : 1 + static_cast<std::uint32_t>(below(kLine));
+      }
+      if (ga >= 0 && now >= free_at && below(4) != 0) {
+        in.send = true;
+        in.len = 6 + static_cast<std::uint32_t>(below(11));
+      }
+      for (std::uint32_t s = 0; s < 4; ++s) {
+        const bool last = in.send && static_cast<int>(s) == ga && packets[s] == 1;
+        in.ready[s] = (packets[s] > 0 && !last && (a.slot(s).open || (in.open && in.open_slot == s)) &&
+                       below(50) != 0);
+      }
+      if (a.check(in) != PsPacerViolation::None) {
+        in.rate_we = false;
+        in.send = false;
+      }
+      if (a.check(in) != PsPacerViolation::None) continue;
+      for (std::uint32_t s = 0; s < 4; ++s)
+        busy_joins += b.busy() && in.ready[s] && (b.slot(s).fresh || (in.open && in.open_slot == s));
+      REQUIRE(a.cycle(in) == PsPacerViolation::None);
+      REQUIRE(b.cycle(in) == PsPacerViolation::None);
+      if (in.send) {
+        ++sends;
+        free_at = now + in.len;
+        --packets[static_cast<std::uint32_t>(ga)];
+      }
+      if (!b.busy()) {
+        REQUIRE(a.next() == b.next());
+        for (std::uint32_t s = 0; s < 4; ++s) REQUIRE(a.slot(s).vtime == b.slot(s).vtime);
+      }
+    }
+    CHECK(sends > 500);
+    CHECK(busy_joins > 0);
+  }
 }

@@ -381,3 +381,37 @@ TEST_CASE("PS pacing: a flow whose setup returns late joins at the least virtual
     }
   }
 }
+
+TEST_CASE("PS pacing with the RTL's iterative dividers: no grant while they run, the same send times otherwise",
+          "[saa]") {
+  // One flow at line rate (W_f = w_f). 1-flit packets: the one-cycle pacer sends every cycle;
+  // ps_div_bits: 4 (ceil(48 / 4) = 12 cycles a send) every 12th. 12-flit packets: both every 12.
+  for (const std::uint32_t len : {1u, 12u}) {
+    std::map<std::string, std::vector<Cycle>> at;
+    for (const char* bits : {"0", "4"}) {
+      PacedSource src(std::string("{mechanism: saa, probe_stable: 0, ps_arith: fixed, ps_div_bits: ") + bits + "}");
+      InjectionPolicy* ps = src.ps;
+      REQUIRE(ps);
+      src.hooks->on_message(src.nic, MessageInfo{11, 1, 100000, 100000, 0, 0}, true);
+      src.hooks->tick(src.nic);
+      src.answer(1, 11, 100000);
+      ps->set_ready(1, true);
+      Cycle free_at = 0;
+      for (Cycle t = 0; at[bits].size() < 50; ++t) {
+        const int g = t >= free_at ? ps->pick(t) : -1;
+        if (g < 0) continue;
+        at[bits].push_back(t);
+        ps->commit(t, g, len);
+        free_at = t + len;
+      }
+    }
+    for (std::size_t i = 0; i < 50; ++i) {
+      CHECK(at["0"][i] == len * i);
+      CHECK(at["4"][i] == 12 * i);
+    }
+  }
+  // The dividers are the fixed-point pacer's.
+  test::FakeNetwork net(4, false);
+  CHECK_THROWS_WITH(net.make("{mechanism: saa, ps_div_bits: 4}"), Catch::Contains("cc.ps_div_bits"));
+  CHECK_NOTHROW(net.make("{mechanism: saa, ps_arith: fixed, ps_div_bits: 48}"));
+}

@@ -190,10 +190,10 @@ class SaaRouter final : public RouterHooks {
 class PsPacer final : public InjectionPolicy {
  public:
   using Start = Params::PsStart;
-  PsPacer(const NicApi& api, Start start, bool fixed)
+  PsPacer(const NicApi& api, Start start, bool fixed, std::uint32_t div_bits)
       : start_(start), fixed_(fixed), id_(api.id()), nodes_(api.num_nodes()),
-        core_(blocks::PsPacerParams{0, 32, 64, 16, start == Start::Join}, nodes_, fixed ? api.block_source() : nullptr,
-              std::string(api.component_name()) + " saa ps pacer") {}
+        core_(blocks::PsPacerParams{0, 32, 64, 16, start == Start::Join, div_bits}, nodes_,
+              fixed ? api.block_source() : nullptr, std::string(api.component_name()) + " saa ps pacer") {}
   void set_ready(NodeId dst, bool ready) override {
     Slot& s = slot(dst);
     if (s.ready == ready) return;
@@ -329,7 +329,8 @@ class SaaNic final : public NicHooks {
  public:
   SaaNic(NicApi& api, CounterSet& c, const Params& p, const Kinds& k)
       : p_(p), k_(k), circuits_(p.adaptive || p.rates), nodes_(api.num_nodes()),
-        pacer_(p.rates ? std::make_unique<PsPacer>(api, p.ps_start, p.ps_arith == Params::PsArith::Fixed) : nullptr),
+        pacer_(p.rates ? std::make_unique<PsPacer>(api, p.ps_start, p.ps_arith == Params::PsArith::Fixed, p.ps_div_bits)
+                       : nullptr),
         injection_(make_link_unit(api.block_source(), std::string(api.component_name()) + " saa injection link unit")),
         probes_(c.counter("probes")),
         flows_done_(c.counter("flows_completed")), completion_max_(c.counter("flow_completion_max", CounterSet::Merge::Max)),
@@ -608,6 +609,10 @@ struct PresetParams : Params {
                   "PS pacer arithmetic: double-precision virtual and send times (float), or integers with 16 fraction "
                   "bits: the rate quantised to Q16, one division per packet for V and the period, the period rounded up "
                   "(fixed: what an RTL pacer computes)")
+          .field("ps_div_bits", &Params::ps_div_bits, std::uint32_t{0},
+                 "ps_arith fixed: quotient bits per cycle of the pacer's two dividers, the RTL's DivBits (0: both "
+                 "divisions in the send's cycle; n: ceil(48 / n) cycles, no grant before they end, the same V and "
+                 "send times)", {0, 48})
           .field("probe_gap", &Params::probe_gap, Cycle{0},
                  "cycles from a probe's (or the setup's) return to the next probe (0: at once, one RTT apart)")
           .field("wait_for_stable", &Params::wait_for_stable, false,
@@ -663,6 +668,9 @@ std::unique_ptr<Mechanism> Params::create(const MechanismContext& ctx) const {
   if (adaptive && (!tree || tree->clusters() > 1))
     throw config::ConfigError("cc.adaptive: adaptive path setup needs a single-cluster multistage topology (fattree, clos, "
                               "modified_fattree), not '" + ctx.topology.name() + "'");
+  if (ps_div_bits > 0 && (!rates || ps_arith != PsArith::Fixed))
+    throw config::ConfigError("cc.ps_div_bits: the pacer's dividers are those of the fixed-point pacer; set "
+                              "ps_arith: fixed (and rates: true), or ps_div_bits: 0");
   if (prc_entries > 0 && !tree)
     throw config::ConfigError("cc.prc_entries: limited flow tables need a multistage topology (fattree, clos, "
                               "modified_fattree, multicluster), where a flow without an entry is pinned to one path; "

@@ -44,6 +44,7 @@ struct Params : MechanismParams {
   bool wait_for_stable = false;    // no data before W_f is stable (else: from the setup's return)
   enum class PsStart : std::uint8_t { Zero, Join } ps_start = PsStart::Join;  // a new flow's PS virtual time
   enum class PsArith : std::uint8_t { Float, Fixed } ps_arith = PsArith::Float;  // the PS pacer's times: double or Q16
+  std::uint32_t ps_div_bits = 0;   // fixed: quotient bits per cycle of the pacer's dividers (0: one cycle)
   Cycle max_gap = 1u << 16;        // longest PS wait the watchdogs allow for (cycles)
   std::unique_ptr<Mechanism> create(const MechanismContext& ctx) const override;
 };
