@@ -89,7 +89,8 @@ std::string key(const CreditArbiterSetParams& p) {
 
 std::string key(const PsPacerSetParams& p) {
   return "NumFlows=" + std::to_string(p.num_flows) + " DstW=" + std::to_string(p.dst_width) + " TimeW=" +
-         std::to_string(p.core.time_width) + " LenW=" + std::to_string(p.core.len_width) + " Join=" + (p.core.join ? "1" : "0");
+         std::to_string(p.core.time_width) + " LenW=" + std::to_string(p.core.len_width) + " Join=" + (p.core.join ? "1" : "0") +
+         " DivBits=" + std::to_string(p.core.div_bits);
 }
 
 // The rtl/CMakeLists.txt line that builds the set "block P1=v1 P2=v2": ccn_rtl_loop_set(block
