@@ -153,6 +153,9 @@ class InbandAdapter final : public NicHooks {
     p.payload[kSeqWord] = seq_[d]++;
     MultistageRoute::pin_via(p, granted_paths_[d].front());
     granted_paths_[d].pop_front();
+    // The packet carries the request for what its grant's use lets the flow request anew (a
+    // backlogged flow's requests then ride on its own data) and whatever else is due to d.
+    refill(api.now(), d);
     if (p_.piggyback && attach(api.now(), d, p)) {
       if (p.payload[kInbandReqWord]) ++piggy_req_;
       if (p.payload[kInbandGrantWord]) ++piggy_gnt_;
@@ -202,19 +205,8 @@ class InbandAdapter final : public NicHooks {
       arbiter_.add_credit(credits_.front().path);
       credits_.pop_front();
     }
-    // Requests: every packet a flow may request under the throttle joins the flow's next request.
-    if (voq_total_ > pr_total_ + rg_total_) {
-      for (NodeId d = 0; d < s_.n; ++d) {
-        const std::uint64_t unrequested = voq_[d] - pr_[d] - rg_[d];
-        if (unrequested == 0 || pr_[d] >= p_.u) continue;
-        const auto add = static_cast<std::uint32_t>(std::min<std::uint64_t>(unrequested, p_.u - pr_[d]));
-        pr_[d] += add;
-        pr_total_ += add;
-        req_out_[d] += add;
-        if (req_since_[d] == kNone) req_since_[d] = now;
-        pr_peak_ = std::max<std::uint64_t>(pr_peak_, pr_[d]);
-      }
-    }
+    if (voq_total_ > pr_total_ + rg_total_)
+      for (NodeId d = 0; d < s_.n; ++d) refill(now, d);
     // The output arbiter: one packet per packet time.
     if (now >= next_grant_) {
       const blocks::CreditArbiter::Grant g = arbiter_.pick();
@@ -262,6 +254,18 @@ class InbandAdapter final : public NicHooks {
     Cycle at;
     std::uint32_t path;
   };
+
+  // Every packet to d the throttle allows requesting joins d's next request.
+  void refill(Cycle now, NodeId d) {
+    const std::uint64_t unrequested = voq_[d] - pr_[d] - rg_[d];
+    if (unrequested == 0 || pr_[d] >= p_.u) return;
+    const auto add = static_cast<std::uint32_t>(std::min<std::uint64_t>(unrequested, p_.u - pr_[d]));
+    pr_[d] += add;
+    pr_total_ += add;
+    req_out_[d] += add;
+    if (req_since_[d] == kNone) req_since_[d] = now;
+    pr_peak_ = std::max<std::uint64_t>(pr_peak_, pr_[d]);
+  }
 
   // Whether node d's accumulated request or grant should leave now as its own packet: when it is
   // full, when it waited control_wait cycles, or when waiting cannot help: a request whose flow
