@@ -44,8 +44,8 @@ const config::Schema& InbandParams::schema() {
       "no scheduling network; requests and grants are one-flit packets on the control vnet (priority over data) or ride "
       "piggybacked on data to the same node, each combining up to 20 packets; the output credit arbiter of each output "
       "sits in its egress adapter and reserves last-stage crosspoint slots as reqgrant's central one does. Needs "
-      "topology clos; a packet is nic.max_packet flits, one packet time is that many cycles (configs/papers/paper002/"
-      "clos16_inband.yaml: 8, so control messages are small against a packet as in the paper). "
+      "topology clos; a packet is nic.max_packet flits and one packet time that many cycles (configs/papers/paper002/"
+      "clos16_inband.yaml: 8, the SRP comparison's fabric; the paper's control messages are 1/32 of a packet). "
       "docs/mechanisms/request-grant.md.");
   static bool init = [] {
     config::Declare<InbandParams>(s)
