@@ -61,8 +61,8 @@ void check_invariants(const test::NetRun& r, std::uint64_t per_message, std::uin
   CHECK(s["protocol"]["dropped_packets"] == 0);
   const Json& cc = s["cc"];
   CHECK(cc["host_order_violations"] == 0);
-  CHECK(cc["c_crosspoint_peak_flits"].get<std::uint64_t>() <= b * kP);
-  CHECK(cc["c_output_queue_peak_flits"].get<std::uint64_t>() <= 4 * b * kP);
+  CHECK(cc["c_crosspoint_peak"].get<std::uint64_t>() <= b * kP);
+  CHECK(cc["c_output_queue_peak"].get<std::uint64_t>() <= 4 * b * kP);
   CHECK(cc["reorder_peak"].get<std::uint64_t>() <= 4 * b);
   CHECK(cc["pending_requests_peak"].get<std::uint64_t>() <= u);
   CHECK(cc["request_counter_peak"].get<std::uint64_t>() <= u);

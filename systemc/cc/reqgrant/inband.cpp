@@ -22,6 +22,7 @@
 
 #include "blocks/swap.hpp"
 #include "cc/reqgrant/distributed.hpp"
+#include "cc/reqgrant/observer.hpp"
 #include "core/packet_format.hpp"
 #include "core/ring.hpp"
 #include "core/trace_sink.hpp"
@@ -393,32 +394,6 @@ class InbandAdapter final : public NicHooks {
   std::uint64_t &pr_peak_, &req_peak_, &reorder_peak_, &resequenced_, &reseq_wait_, &in_order_, &order_violations_;
 };
 
-// On the A/C routers: the data occupancy (flits) of the C-stage crosspoint a packet from a middle
-// switch enters, of the output queue toward an adapter, and cycles an output toward an adapter
-// had no credit on the data vnet (the egress back-pressuring the fabric).
-class InbandObserver final : public RouterHooks {
- public:
-  InbandObserver(std::uint32_t m, CounterSet& c)
-      : m_(m), xp_peak_(c.counter("c_crosspoint_peak_flits", CounterSet::Merge::Max)),
-        oq_peak_(c.counter("c_output_queue_peak_flits", CounterSet::Merge::Max)), stall_(c.counter("egress_backpressure_cycles")) {}
-  ArrivalAction on_arrival(RouterApi&, Packet& p, const BufferState& b) override {
-    if (p.kind == PacketKind::Data && b.port >= m_) xp_peak_ = std::max<std::uint64_t>(xp_peak_, b.voq_occupancy);
-    return ArrivalAction::Accept;
-  }
-  void on_output_enqueue(RouterApi&, Packet& p, const BufferState& b) override {
-    if (p.kind == PacketKind::Data && b.port < m_) oq_peak_ = std::max<std::uint64_t>(oq_peak_, b.occupancy);
-  }
-  void tick(RouterApi& api) override {
-    for (PortId port = 0; port < m_; ++port)
-      for (VcId v = 0; v < api.num_vcs(); ++v)
-        if (api.vnet_of_vc(v) == 0 && api.output_credits(port, v) == 0) ++stall_;
-  }
-
- private:
-  std::uint32_t m_;
-  std::uint64_t &xp_peak_, &oq_peak_, &stall_;
-};
-
 class Inband final : public Mechanism {
  public:
   Inband(const InbandParams& p, Shape s, PacketKind ctl, std::uint64_t seed) : p_(p), s_(s), ctl_(ctl), seed_(seed) {}
@@ -434,7 +409,7 @@ class Inband final : public Mechanism {
   std::unique_ptr<RouterHooks> router_hooks(RouterApi& r, CounterSet& c) const override {
     bool has_node = false;
     for (PortId port = 0; port < r.num_ports(); ++port) has_node |= r.port(port).terminal();
-    return has_node ? std::make_unique<InbandObserver>(s_.m, c) : nullptr;
+    return has_node ? std::make_unique<InvariantObserver>(s_.m, false, c) : nullptr;
   }
 
  private:
