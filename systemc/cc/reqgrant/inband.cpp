@@ -165,16 +165,16 @@ class InbandAdapter final : public NicHooks {
 
   Delivery on_data_arrival(NicApi& api, Packet& p) override {
     const NodeId src = p.src;
-    receive(api.now(), src, p);  // what it carries for this node's two adapters
+    receive(src, p);  // what it carries for this node's two adapters
     const std::uint64_t seq = p.payload[kSeqWord];
     if (seq == expected_[src]) {
-      in_order(api, src, MultistageRoute::via(p), 0);
+      in_order(api, MultistageRoute::via(p), 0);
       ++expected_[src];
       auto& h = held_[src];
       for (auto it = h.begin(); it != h.end() && it->first == expected_[src]; it = h.erase(it), ++expected_[src]) {
         api.deliver(it->second.id);
         --reorder_;
-        in_order(api, src, it->second.path, api.now() - it->second.arrived);
+        in_order(api, it->second.path, api.now() - it->second.arrived);
       }
       return Delivery::Deliver;
     }
@@ -196,7 +196,7 @@ class InbandAdapter final : public NicHooks {
 
   void on_control(NicApi& api, const Packet& c) override {
     if (c.kind != ctl_) return;
-    receive(api.now(), c.src, c);
+    receive(c.src, c);
   }
 
   void tick(NicApi& api) override {
@@ -319,7 +319,7 @@ class InbandAdapter final : public NicHooks {
 
   // A request from `src` to this node's output arbiter and a grant from src's output arbiter to
   // this node's ingress adapter, carried by a data or control packet from src.
-  void receive(Cycle, NodeId src, const Packet& p) {
+  void receive(NodeId src, const Packet& p) {
     if (const std::uint64_t n = p.payload[kInbandReqWord]) {
       if (arbiter_.requests(src) + n > p_.u)
         throw std::logic_error(fmt::format("reqgrant_inband: node {}'s output arbiter got {} more requests from {} beyond u = {}",
@@ -342,8 +342,8 @@ class InbandAdapter final : public NicHooks {
     recount();
   }
 
-  // The packet from `src` over middle switch `path` reached the host in order: its slot returns.
-  void in_order(NicApi& api, NodeId, std::uint32_t path, Cycle waited) {
+  // A packet over middle switch `path` reached the host in order: its slot returns.
+  void in_order(NicApi& api, std::uint32_t path, Cycle waited) {
     credits_.push_back({api.now() + p_.egress_credit_latency, path});
     if (api.measuring()) {
       ++in_order_;
