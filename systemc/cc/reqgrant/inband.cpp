@@ -194,7 +194,7 @@ class InbandAdapter final : public NicHooks {
     host_next_[p.src] = p.payload[kSeqWord] + 1;
   }
 
-  void on_control(NicApi& api, const Packet& c) override {
+  void on_control(NicApi&, const Packet& c) override {
     if (c.kind != ctl_) return;
     receive(c.src, c);
   }
