@@ -22,6 +22,7 @@
 
 #include "blocks/credit_arbiter.hpp"
 #include "cc/reqgrant/distributed.hpp"
+#include "cc/reqgrant/observer.hpp"
 #include "core/rng.hpp"
 #include "core/process_error.hpp"
 #include "core/ring.hpp"
@@ -458,36 +459,6 @@ class Adapter final : public NicHooks {
   std::uint64_t& injection_credit_waits_;  // netvoq: packets formed without a credit for their vnet (they block the NIC)
 };
 
-// ---- switch side: observation of the paper's invariants ---------------------------------------
-
-// On the A/C routers (level 0 of the folded Clos): the occupancy of the crosspoint a packet from
-// a middle switch enters (its VOQ at the C input, with router.voq), of the output queue toward an
-// adapter it enters (CIOQ), and the cycles an output to an adapter had no credit on the data vnet
-// (the egress back-pressuring the fabric).
-class Observer final : public RouterHooks {
- public:
-  Observer(std::uint32_t m, bool all_vnets_data, CounterSet& c)
-      : m_(m), all_data_(all_vnets_data), xp_peak_(c.counter("c_crosspoint_peak", CounterSet::Merge::Max)),
-        oq_peak_(c.counter("c_output_queue_peak", CounterSet::Merge::Max)), stall_(c.counter("egress_backpressure_cycles")) {}
-  ArrivalAction on_arrival(RouterApi&, Packet& p, const BufferState& b) override {
-    if (p.kind == PacketKind::Data && b.port >= m_) xp_peak_ = std::max<std::uint64_t>(xp_peak_, b.voq_occupancy);
-    return ArrivalAction::Accept;
-  }
-  void on_output_enqueue(RouterApi&, Packet& p, const BufferState& b) override {
-    if (p.kind == PacketKind::Data && b.port < m_) oq_peak_ = std::max<std::uint64_t>(oq_peak_, b.occupancy);
-  }
-  void tick(RouterApi& api) override {
-    for (PortId port = 0; port < m_; ++port)
-      for (VcId v = 0; v < api.num_vcs(); ++v)
-        if ((all_data_ || api.vnet_of_vc(v) == 0) && api.output_credits(port, v) == 0) ++stall_;
-  }
-
- private:
-  std::uint32_t m_;
-  bool all_data_;  // netvoq: every vnet carries data (one per destination)
-  std::uint64_t &xp_peak_, &oq_peak_, &stall_;
-};
-
 // ---- the central scheduler ---------------------------------------------------------------------
 
 }  // namespace
@@ -783,7 +754,7 @@ class ReqGrant final : public Mechanism {
     // A/C routers are the ones with adapters attached (level 0 of the folded Clos).
     bool has_node = false;
     for (PortId port = 0; port < r.num_ports(); ++port) has_node |= r.port(port).terminal();
-    return has_node ? std::make_unique<Observer>(s_.m, p_.scheme == Scheme::NetVoq, c) : nullptr;
+    return has_node ? std::make_unique<InvariantObserver>(s_.m, p_.scheme == Scheme::NetVoq, c) : nullptr;
   }
   void build(NetworkBuilder& b) const override {
     if (ungated(p_.scheme)) return;  // no control plane
