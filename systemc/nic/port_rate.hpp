@@ -4,8 +4,9 @@
 // cycle and a flit costs num, so a port kept busy passes flit k at cycle ceil(k s) of its busy
 // stretch (over T cycles: floor or ceil of T/s flits), deterministically.
 //
-// A port that had nothing to pass for more than a cycle restarts in phase with its next flit:
-// it never saves up more than one flit's tokens, so it never bursts above its rate.
+// A port that had nothing to pass for more than a cycle restarts in phase with its next flit
+// (it keeps at most one flit's tokens, so an idle stretch buys no burst); one that was ready but
+// held back (no downstream credit) keeps less than one flit's tokens beyond that.
 #pragma once
 
 #include <algorithm>
