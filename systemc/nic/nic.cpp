@@ -33,6 +33,10 @@ Nic::Nic(sc_core::sc_module_name name, NodeId id, NicEnv env)
   eject_occupancy_.assign(env_.num_vcs, 0);
   eject_stalled_.assign(env_.vnet_priority.size(), 0);
   eject_waiting_.resize(env_.num_vcs);
+  if (env_.config.port_speedup != 1.0) {
+    inject_port_ = eject_port_ = PortRate(speedup_ratio(env_.config.port_speedup));
+    eject_slow_ = true;
+  }
   period_ps_ = env_.period.value();
   host.bind(*this);
   SC_METHOD(tick);
@@ -220,8 +224,9 @@ void Nic::receive() {
     if (g.vc >= env_.num_vcs) fail("flit " + to_text(g) + " on nonexistent VC");
     if (++eject_occupancy_[g.vc] > env_.config.ejection_buffer)
       fail("ejection buffer overflow on VC " + std::to_string(g.vc) + " (flit sent without a credit)");
-    if (__builtin_expect(eject_slow_, 0) && (eject_stalled_[vnet_of_vc(g.vc)] || !eject_waiting_[g.vc].empty())) {
-      // Stalled vnet (or flits of this VC still waiting): the flit stays in the buffer.
+    if (__builtin_expect(eject_slow_, 0) && eject_waits(g)) {
+      // Stalled vnet, flits of this VC still waiting, or a data flit under a throttled host port:
+      // the flit stays in the buffer (drain_stalled).
       eject_waiting_[g.vc].push_back(g);
       ++eject_waiting_flits_;
       continue;
@@ -254,24 +259,40 @@ void Nic::eject_flit(const Flit& g) {
   }
 }
 
+bool Nic::eject_waits(const Flit& g) const {
+  return eject_stalled_[vnet_of_vc(g.vc)] || !eject_waiting_[g.vc].empty() ||
+         (eject_port_.on() && env_.packets[g.packet].kind == PacketKind::Data);
+}
+
 void Nic::drain_stalled() {
-  // One waiting flit per VC and cycle, oldest first, from vnets no longer stalled.
-  for (VcId v = 0; v < env_.num_vcs; ++v) {
+  // One waiting flit per VC and cycle, oldest first, from vnets no longer stalled; under a
+  // throttled host port at most one data flit per cycle in all, when the port has its tokens,
+  // from the VCs in round-robin order (control flits pass at fabric rate).
+  const bool port = eject_port_.on();
+  bool data_ready = port && eject_port_.ready(now_);
+  for (std::uint32_t k = 0; k < env_.num_vcs; ++k) {
+    const auto v = static_cast<VcId>(port ? (eject_next_ + k) % env_.num_vcs : k);
     Ring<Flit>& w = eject_waiting_[v];
     if (w.empty() || eject_stalled_[vnet_of_vc(v)]) continue;
     const Flit g = w.front();
+    if (port && env_.packets[g.packet].kind == PacketKind::Data) {
+      if (!data_ready) continue;
+      data_ready = false;
+      eject_port_.take();
+      eject_next_ = static_cast<VcId>((v + 1) % env_.num_vcs);
+    }
     w.pop_front();
     --eject_waiting_flits_;
     eject_flit(g);
   }
-  eject_slow_ = any_stall_ || eject_waiting_flits_ != 0;
+  eject_slow_ = any_stall_ || eject_waiting_flits_ != 0 || port;
 }
 
 void Nic::stall_ejection(std::uint8_t vnet, bool stalled) {
   if (vnet >= eject_stalled_.size()) fail("stall_ejection of nonexistent vnet " + std::to_string(vnet));
   eject_stalled_[vnet] = stalled ? 1 : 0;
   any_stall_ = std::any_of(eject_stalled_.begin(), eject_stalled_.end(), [](std::uint8_t s) { return s != 0; });
-  eject_slow_ = any_stall_ || eject_waiting_flits_ != 0;
+  eject_slow_ = any_stall_ || eject_waiting_flits_ != 0 || eject_port_.on();
 }
 
 void Nic::eject(const Packet& cp) {
@@ -526,8 +547,10 @@ void Nic::send_flit() {
     data_stream_.vc = choose_vc(env_.packets[data_stream_.packet].vnet, retx_stream_.busy() ? retx_stream_.vc : kNoVc);
   if (retx_stream_.busy() && retx_stream_.vc == kNoVc)
     retx_stream_.vc = choose_vc(env_.packets[retx_stream_.packet].vnet, data_stream_.busy() ? data_stream_.vc : kNoVc);
+  // A throttled host port lets a new data flit through only when its tokens are due.
+  const bool data_ready = !inject_port_.on() || !data_stream_.busy() || inject_port_.ready(now_);
   auto add = [&](const Stream& s) {
-    if (!s.busy() || s.vc == kNoVc) return;
+    if (!s.busy() || s.vc == kNoVc || (&s == &data_stream_ && !data_ready)) return;
     const Packet& p = env_.packets[s.packet];
     requests_.push_back(blocks::OutputArbiter::Request{s.vc, env_.vnet_priority[p.vnet], p.size, s.next_flit == 0});
   };
@@ -540,6 +563,7 @@ void Nic::send_flit() {
   if (!s && retx_stream_.busy() && retx_stream_.vc == g) s = &retx_stream_;
   for (auto& cs : control_streams_)
     if (!s && cs.busy() && cs.vc == g) s = &cs;
+  if (s == &data_stream_ && inject_port_.on()) inject_port_.take();
   Packet& p = env_.packets[s->packet];
   Flit f;
   f.packet = p.id;
@@ -624,7 +648,7 @@ void Nic::dump_state(std::ostream& os) const {
   os << name() << " (node " << id_ << ") at cycle " << now << ": " << queued_messages() << " messages queued, "
      << control_queued_ << " control packets queued, " << counters_.unacked << " unacknowledged, " << sent_.size()
      << " in the retransmit buffer, " << scheduled_.size() << " retransmissions scheduled, "
-     << held_packets_ << " delivered packets held, " << eject_waiting_flits_ << " flits waiting in stalled ejection\n";
+     << held_packets_ << " delivered packets held, " << eject_waiting_flits_ << " flits waiting in the ejection buffer\n";
   for (NodeId d = 0; d < send_queues_.size(); ++d) {
     const SendQueue& q = send_queues_[d];
     if (q.head < 0) continue;
@@ -709,7 +733,7 @@ void Nic::check_quiescent() const {
     if (arbiter_.credits(v) != env_.inject_depth) os << "injection vc " << v << " credits " << arbiter_.credits(v) << "; ";
   if (!reassembly_.empty()) os << reassembly_.size() << " messages partially reassembled; ";
   if (held_packets_) os << held_packets_ << " received packets held (never delivered); ";
-  if (eject_waiting_flits_) os << eject_waiting_flits_ << " flits waiting in a stalled ejection buffer; ";
+  if (eject_waiting_flits_) os << eject_waiting_flits_ << " flits waiting in the ejection buffer; ";
   if (!os.str().empty()) fail("not quiescent after drain: " + os.str());
 }
 

@@ -12,7 +12,8 @@
 // by vnet priority and downstream credits.
 //
 // Destination: ejects one flit per cycle into its ejection buffer and frees it at once
-// (credits return after nic.credit_delay) unless the mechanism stalls that vnet's ejection; a
+// (credits return after nic.credit_delay) unless the mechanism stalls that vnet's ejection or
+// the host port is slower than the fabric (nic.port_speedup: one data flit per s cycles); a
 // data packet's tail is delivered (latency statistics, ACK, reassembly of multi-packet
 // messages), now or, if the mechanism holds it, when the mechanism releases it.
 #pragma once
@@ -38,6 +39,7 @@
 #include "nic/injection_policy.hpp"
 #include "nic/nic_config.hpp"
 #include "nic/nic_probe.hpp"
+#include "nic/port_rate.hpp"
 
 namespace ccnet {
 
@@ -288,7 +290,13 @@ class Nic final : public sc_core::sc_module,
   std::vector<Ring<Flit>> eject_waiting_;  // per VC
   std::uint32_t eject_waiting_flits_ = 0;
   bool any_stall_ = false;
-  bool eject_slow_ = false;  // any_stall_ || eject_waiting_flits_: arriving flits take the slow path
+  // any_stall_ || eject_waiting_flits_ || the host port is throttled: arriving flits take the slow path
+  bool eject_slow_ = false;
+  // The host port at 1/nic.port_speedup flits per cycle (port_rate.hpp): new data flits into the
+  // network, and data flits out of the ejection buffer (in VC round-robin from eject_next_).
+  PortRate inject_port_, eject_port_;
+  VcId eject_next_ = 0;
+  bool eject_waits(const Flit& g) const;
   // Delivery holds (on_data_arrival): held data packets, and those released this cycle.
   std::uint64_t held_packets_ = 0;
   std::vector<PacketId> releasing_;

@@ -12,6 +12,7 @@ struct NicConfig {
   bool acks = true;                  // destination acknowledges every data packet
   std::uint32_t ejection_buffer = 16;  // flits per VC of the NIC's ejection buffer
   std::uint32_t credit_delay = 0;    // cycles before a freed ejection slot's credit leaves
+  double port_speedup = 1.0;         // fabric rate / host port rate (nic/port_rate.hpp); 1 = off
   static const config::Schema& schema();
 };
 

@@ -1,6 +1,7 @@
 #include "sim/config.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "rtl_loop/source.hpp"
 #include "sim/memory_guard.hpp"
@@ -89,6 +90,8 @@ void validate(const Config& c, const config::BindContext& ctx) {
   if (r.speedup > 1 && r.output_buffer == 0)
     ctx.fail("router.speedup", "a crossbar speedup of " + std::to_string(r.speedup) +
                                    " needs output queues (set router.output_buffer > 0)");
+  if (const double s = c.nic.port_speedup; std::abs(s * 1000.0 - std::round(s * 1000.0)) > 1e-6)
+    ctx.fail("nic.port_speedup", "must have at most three decimals (it is applied as an exact ratio), not " + std::to_string(s));
   if (c.sim.watchdog <= router_link_latency_sum(c))
     ctx.fail("sim.watchdog", "must exceed the sum of the router-to-router link latencies");
   std::vector<std::string> names;

@@ -152,7 +152,9 @@ Watchdogs watchdogs(const Config& cfg, const Mechanism& mechanism) {
   const Cycle ipd = mechanism.max_injection_gap();
   Watchdogs w;
   w.deadlock = std::max<Cycle>(cfg.sim.watchdog, 4 * hop);
-  w.stuck = w.deadlock + 4 * (ipd + cfg.nic.max_packet);
+  // A packet crosses a throttled host port (nic.port_speedup) in s cycles per flit.
+  const auto packet_cycles = static_cast<Cycle>(std::ceil(cfg.nic.max_packet * cfg.nic.port_speedup));
+  w.stuck = w.deadlock + 4 * (ipd + packet_cycles);
   return w;
 }
 

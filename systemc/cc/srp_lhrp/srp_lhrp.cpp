@@ -8,7 +8,8 @@
 namespace ccnet::srp_lhrp {
 
 std::uint32_t Params::reservation_length(std::uint32_t flits) const {
-  return static_cast<std::uint32_t>(std::ceil(static_cast<double>(flits) * (1.0 + reservation_overhead) - 1e-9));
+  return static_cast<std::uint32_t>(
+      std::ceil(static_cast<double>(flits) * (1.0 + reservation_overhead) * port_speedup - 1e-9));
 }
 
 void Params::validate(const config::BindContext& ctx, const RouterConfig&, const NicConfig& n) const {
@@ -97,12 +98,12 @@ struct FamilyParams : Params {
             .field("srp_from", &Params::srp_from, 0u,
                    "messages of at least this many flits use SRP with the last-hop scheduler (paper: 48; 0 = never)", {0, 1u << 24})
             .field("reservation_overhead", &Params::reservation_overhead, 0.0,
-                   "reservations cover ceil(flits x (1 + this)) cycles", {0.0, 1.0});
+                   "reservations cover ceil(flits x (1 + this) x nic.port_speedup) cycles", {0.0, 1.0});
       } else {
         d.field("timeout", &Params::timeout, Cycle{1000},
                 "cycles a speculative packet may wait at one switch before it is dropped (paper: 1 us)", {1, Cycle{1} << 40})
             .field("reservation_overhead", &Params::reservation_overhead, 0.0,
-                   "reservations cover ceil(flits x (1 + this)) cycles", {0.0, 1.0})
+                   "reservations cover ceil(flits x (1 + this) x nic.port_speedup) cycles", {0.0, 1.0})
             .choice("scheduler", &Params::scheduler, Scheduler::Destination,
                     {{"destination", Scheduler::Destination}, {"last_hop", Scheduler::LastHop}},
                     "reservation scheduler in the destination NIC (SRP) or in the last-hop switch (section 6.4)");
@@ -122,7 +123,9 @@ config::PolyRegistrar<MechanismParams, FamilyParams<Protocol::Lhrp>> reg_lhrp("l
 
 std::unique_ptr<Mechanism> Params::create(const MechanismContext& ctx) const {
   const char* name = protocol == Protocol::Srp ? "srp" : protocol == Protocol::Smsrp ? "smsrp" : "lhrp";
-  return std::make_unique<SpeculativeFamily>(*this, name, ctx.format);
+  Params p = *this;
+  p.port_speedup = ctx.nic.port_speedup;
+  return std::make_unique<SpeculativeFamily>(p, name, ctx.format);
 }
 
 }  // namespace ccnet::srp_lhrp

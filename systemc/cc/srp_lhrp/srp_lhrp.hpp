@@ -24,7 +24,10 @@ struct Params : MechanismParams {
   // Source side.
   std::uint32_t coalesce_after = 0; // LHRP 6.1: after this many consecutive time-less NACKs to a destination, reserve (0 = never)
   std::uint32_t srp_from = 0;       // LHRP 6.4: messages of at least this many flits use SRP (0 = never)
-  double reservation_overhead = 0;  // reservation length = ceil(flits * (1 + this))
+  double reservation_overhead = 0;  // reservation length = ceil(flits * (1 + this) * port_speedup)
+  // nic.port_speedup (set by create(), not a key of its own): the destination's host port drains
+  // one data flit per port_speedup cycles, so a reservation of n flits covers n * port_speedup cycles.
+  double port_speedup = 1.0;
   Scheduler scheduler = Scheduler::Destination;  // SRP/SMSRP: who serves reservations
 
   std::unique_ptr<Mechanism> create(const MechanismContext& ctx) const override;
