@@ -730,20 +730,27 @@ class RrArbiterRtl final : public blocks::RrArbiterImpl {
   }
   // The grant is used: one edge with ack_i. The commit of the grant pick() just evaluated keeps
   // its requests (the RTL grants the same winner: the grant never depends on ack_i or last_i);
-  // any other commit drives the winner's request alone and checks that the RTL grants it.
+  // any other commit (the router's lone waiting head, granted without pick()) drives the winner's
+  // request alone and checks that the RTL grants it: with --rtl-check before the edge (an
+  // evaluation of its own); else after it, from the edge's own evaluation (a lone request is
+  // granted before the edge exactly when it is after it: unlocked, a lone request always wins;
+  // locked onto another owner, the edge changes nothing and it still does not win).
   void commit(int granted, std::uint32_t prio, bool last) override {
     if (granted < 0) return;
     bits::set(m_->last_i, static_cast<unsigned>(granted), 1, last);
     m_->ack_i = 1;
-    if (granted != picked_) {
+    const bool lone = granted != picked_;
+    if (lone) {
       bits::zero(m_->req_i);
       drive(static_cast<std::uint32_t>(granted), prio);
-      m_.eval();
-      const int g = m_->gnt_valid_o ? static_cast<int>(m_->gnt_idx_o) : -1;
-      if (g != granted) chk_.expect("gnt_idx_o (-1: gnt_valid_o low; a commit of a requester the RTL does not grant)", g, granted);
+      if (ref_) {
+        m_.eval();
+        expect_lone(granted);
+      }
     }
     picked_ = -1;
     m_.edge();
+    if (lone && !ref_) expect_lone(granted);
     m_->ack_i = 0;
     bits::zero(m_->req_i);
     if (ref_) {
@@ -756,6 +763,10 @@ class RrArbiterRtl final : public blocks::RrArbiterImpl {
   void drive(std::uint32_t index, std::uint32_t prio) {
     bits::set(m_->req_i, index, 1, 1);
     bits::set(m_->prio_i, index * prio_w_, prio_w_, p_.num_prio > 1 ? prio : 0);
+  }
+  void expect_lone(int granted) const {
+    const int g = m_->gnt_valid_o ? static_cast<int>(m_->gnt_idx_o) : -1;
+    if (g != granted) chk_.expect("gnt_idx_o (-1: gnt_valid_o low; a commit of a requester the RTL does not grant)", g, granted);
   }
 
   blocks::RrArbiterParams p_;
