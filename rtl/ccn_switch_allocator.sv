@@ -85,14 +85,14 @@ module ccn_switch_allocator #(
     logic [ReqsPerIn-1:0] from_ptr;
     from_ptr = req & ({ReqsPerIn{1'b1}} << ptr);
     if (from_ptr == '0) from_ptr = req;
-    return from_ptr & (~from_ptr + ReqsPerIn'(1));
+    rr_pick_in = from_ptr & (~from_ptr + ReqsPerIn'(1));
   endfunction
 
   function automatic logic [NumIn-1:0] rr_pick_out(logic [NumIn-1:0] req, logic [InW-1:0] ptr);
     logic [NumIn-1:0] from_ptr;
     from_ptr = req & ({NumIn{1'b1}} << ptr);
     if (from_ptr == '0) from_ptr = req;
-    return from_ptr & (~from_ptr + NumIn'(1));
+    rr_pick_out = from_ptr & (~from_ptr + NumIn'(1));
   endfunction
 
   // Proposals of the input stage, proposal p = i*SpeedupIn + k.

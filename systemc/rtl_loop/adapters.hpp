@@ -326,14 +326,16 @@ class SwitchAllocatorRtl final : public blocks::SwitchAllocatorImpl {
         in_w_(idx_width(p.num_in)),
         out_w_(idx_width(p.num_out)),
         prio_w_(idx_width(p.num_prio)),
-        lane_w_(idx_width(p.speedup_in)) {
+        lane_w_(idx_width(p.speedup_in)),
+        prio_(static_cast<std::size_t>(p.num_in) * p.reqs_per_in, 0) {
     if (chk_.on()) ref_.emplace(p);
   }
+  // prio_ holds the level of each request driven now; a granted requester is always one of them
+  // (the RTL asserts GrantRequested_A), so the entries of the others are never read.
   void allocate(const blocks::SwitchAllocator::Request* reqs, std::size_t n,
                 std::vector<blocks::SwitchAllocator::Grant>& grants) override {
     bits::zero(m_->req_i);
     m_->ack_i = 0;
-    prio_.assign(static_cast<std::size_t>(p_.num_in) * p_.reqs_per_in, 0);
     for (std::size_t k = 0; k < n; ++k) {
       const auto& r = reqs[k];
       const unsigned q = r.input * p_.reqs_per_in + r.req;
