@@ -326,14 +326,16 @@ class SwitchAllocatorRtl final : public blocks::SwitchAllocatorImpl {
         in_w_(idx_width(p.num_in)),
         out_w_(idx_width(p.num_out)),
         prio_w_(idx_width(p.num_prio)),
-        lane_w_(idx_width(p.speedup_in)) {
+        lane_w_(idx_width(p.speedup_in)),
+        prio_(static_cast<std::size_t>(p.num_in) * p.reqs_per_in, 0) {
     if (chk_.on()) ref_.emplace(p);
   }
+  // prio_ holds the level of each request driven now; a granted requester is always one of them
+  // (the RTL asserts GrantRequested_A), so the entries of the others are never read.
   void allocate(const blocks::SwitchAllocator::Request* reqs, std::size_t n,
                 std::vector<blocks::SwitchAllocator::Grant>& grants) override {
     bits::zero(m_->req_i);
     m_->ack_i = 0;
-    prio_.assign(static_cast<std::size_t>(p_.num_in) * p_.reqs_per_in, 0);
     for (std::size_t k = 0; k < n; ++k) {
       const auto& r = reqs[k];
       const unsigned q = r.input * p_.reqs_per_in + r.req;
@@ -730,20 +732,27 @@ class RrArbiterRtl final : public blocks::RrArbiterImpl {
   }
   // The grant is used: one edge with ack_i. The commit of the grant pick() just evaluated keeps
   // its requests (the RTL grants the same winner: the grant never depends on ack_i or last_i);
-  // any other commit drives the winner's request alone and checks that the RTL grants it.
+  // any other commit (the router's lone waiting head, granted without pick()) drives the winner's
+  // request alone and checks that the RTL grants it: with --rtl-check before the edge (an
+  // evaluation of its own); else after it, from the edge's own evaluation (a lone request is
+  // granted before the edge exactly when it is after it: unlocked, a lone request always wins;
+  // locked onto another owner, the edge changes nothing and it still does not win).
   void commit(int granted, std::uint32_t prio, bool last) override {
     if (granted < 0) return;
     bits::set(m_->last_i, static_cast<unsigned>(granted), 1, last);
     m_->ack_i = 1;
-    if (granted != picked_) {
+    const bool lone = granted != picked_;
+    if (lone) {
       bits::zero(m_->req_i);
       drive(static_cast<std::uint32_t>(granted), prio);
-      m_.eval();
-      const int g = m_->gnt_valid_o ? static_cast<int>(m_->gnt_idx_o) : -1;
-      if (g != granted) chk_.expect("gnt_idx_o (-1: gnt_valid_o low; a commit of a requester the RTL does not grant)", g, granted);
+      if (ref_) {
+        m_.eval();
+        expect_lone(granted);
+      }
     }
     picked_ = -1;
     m_.edge();
+    if (lone && !ref_) expect_lone(granted);
     m_->ack_i = 0;
     bits::zero(m_->req_i);
     if (ref_) {
@@ -756,6 +765,10 @@ class RrArbiterRtl final : public blocks::RrArbiterImpl {
   void drive(std::uint32_t index, std::uint32_t prio) {
     bits::set(m_->req_i, index, 1, 1);
     bits::set(m_->prio_i, index * prio_w_, prio_w_, p_.num_prio > 1 ? prio : 0);
+  }
+  void expect_lone(int granted) const {
+    const int g = m_->gnt_valid_o ? static_cast<int>(m_->gnt_idx_o) : -1;
+    if (g != granted) chk_.expect("gnt_idx_o (-1: gnt_valid_o low; a commit of a requester the RTL does not grant)", g, granted);
   }
 
   blocks::RrArbiterParams p_;
