@@ -17,12 +17,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
 #include <stdexcept>
 
 #include "blocks/swap.hpp"
 #include "cc/reqgrant/distributed.hpp"
 #include "cc/reqgrant/observer.hpp"
+#include "cc/reqgrant/resequencer.hpp"
 #include "core/packet_format.hpp"
 #include "core/ring.hpp"
 #include "core/trace_sink.hpp"
@@ -123,8 +123,8 @@ class InbandAdapter final : public NicHooks {
  public:
   InbandAdapter(const InbandParams& p, Shape s, PacketKind ctl, NicApi& nic, std::uint64_t seed, CounterSet& c)
       : p_(p), s_(s), ctl_(ctl), id_(nic.id()), voq_(s.n, 0), pr_(s.n, 0), req_out_(s.n, 0), req_since_(s.n, kNone), rg_(s.n, 0),
-        granted_paths_(s.n), seq_(s.n, 0), gnt_out_(s.n), gnt_since_(s.n, kNone), expected_(s.n, 0), host_next_(s.n, 0),
-        held_(s.n), policy_(s.n, rg_),
+        granted_paths_(s.n), seq_(s.n, 0), gnt_out_(s.n), gnt_since_(s.n, kNone), reseq_("reqgrant_inband", nic.id(), s.n), host_next_(s.n, 0),
+        policy_(s.n, rg_),
         arbiter_(output_arbiter(p, s.n, s.m, seed, nic.id(), nic.block_source(),
                                 fmt::format("{} output credit arbiter", nic.component_name()))),
         requests_(c.counter("request_messages")), requested_(c.counter("requested_packets")),
@@ -166,26 +166,13 @@ class InbandAdapter final : public NicHooks {
   Delivery on_data_arrival(NicApi& api, Packet& p) override {
     const NodeId src = p.src;
     receive(src, p);  // what it carries for this node's two adapters
-    const std::uint64_t seq = p.payload[kSeqWord];
-    if (seq == expected_[src]) {
-      in_order(api, MultistageRoute::via(p), 0);
-      ++expected_[src];
-      auto& h = held_[src];
-      for (auto it = h.begin(); it != h.end() && it->first == expected_[src]; it = h.erase(it), ++expected_[src]) {
-        api.deliver(it->second.id);
-        --reorder_;
-        in_order(api, it->second.path, api.now() - it->second.arrived);
-      }
+    if (reseq_.arrive(api, p, p.payload[kSeqWord], [&](std::uint32_t path, Cycle waited) { in_order(api, path, waited); }) ==
+        Delivery::Deliver)
       return Delivery::Deliver;
-    }
-    if (seq < expected_[src] || held_[src].count(seq))
-      throw std::logic_error(fmt::format("reqgrant_inband: node {} received sequence number {} from {} twice", id_, seq, src));
-    held_[src].emplace(seq, Held{p.id, MultistageRoute::via(p), api.now()});
-    ++reorder_;
-    reorder_peak_ = std::max<std::uint64_t>(reorder_peak_, reorder_);
-    if (reorder_ > p_.reorder_buffer)
+    reorder_peak_ = std::max<std::uint64_t>(reorder_peak_, reseq_.occupancy());
+    if (reseq_.occupancy() > p_.reorder_buffer)
       throw std::logic_error(fmt::format("reqgrant_inband: node {} holds {} packets for reordering, more than cc.reorder_buffer = {}",
-                                         id_, reorder_, p_.reorder_buffer));
+                                         id_, reseq_.occupancy(), p_.reorder_buffer));
     return Delivery::Hold;
   }
 
@@ -238,7 +225,7 @@ class InbandAdapter final : public NicHooks {
     s.value(voq_total_, "reqgrant.voq_packets");
     s.value(pr_total_, "reqgrant.pending_requests");
     s.value(rg_total_, "reqgrant.grants_held");
-    s.value(reorder_, "reqgrant.reorder_occupancy");
+    s.value(reseq_.occupancy_ref(), "reqgrant.reorder_occupancy");
     s.value(req_out_total_, "reqgrant.requests_unsent");
     s.value(gnt_out_total_, "reqgrant.grants_unsent");
     s.value(pending_, "reqgrant.arbiter_requests");
@@ -246,11 +233,6 @@ class InbandAdapter final : public NicHooks {
   }
 
  private:
-  struct Held {
-    PacketId id;
-    std::uint32_t path;
-    Cycle arrived;
-  };
   struct Credit {
     Cycle at;
     std::uint32_t path;
@@ -381,15 +363,15 @@ class InbandAdapter final : public NicHooks {
   // egress
   std::vector<Ring<std::uint32_t>> gnt_out_;  // per input: the middle switches of grants not yet sent
   std::vector<Cycle> gnt_since_;
-  std::vector<std::uint64_t> expected_, host_next_;
-  std::vector<std::map<std::uint64_t, Held>> held_;
+  Resequencer reseq_;  // the reorder buffer
+  std::vector<std::uint64_t> host_next_;
   GrantedInjection policy_;
   blocks::CreditArbiterSlot arbiter_;
   Ring<Credit> credits_;
   Cycle next_grant_ = 0;
   std::uint32_t cptr_ = 0;
   std::uint64_t voq_total_ = 0;
-  std::uint32_t pr_total_ = 0, rg_total_ = 0, reorder_ = 0, req_out_total_ = 0, gnt_out_total_ = 0, pending_ = 0, taken_ = 0;
+  std::uint32_t pr_total_ = 0, rg_total_ = 0, req_out_total_ = 0, gnt_out_total_ = 0, pending_ = 0, taken_ = 0;
   std::uint64_t &requests_, &requested_, &grant_msgs_, &grants_, &grants_received_, &ctl_packets_, &piggy_req_, &piggy_gnt_;
   std::uint64_t &pr_peak_, &req_peak_, &reorder_peak_, &resequenced_, &reseq_wait_, &in_order_, &order_violations_;
 };

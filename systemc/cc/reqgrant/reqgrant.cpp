@@ -15,7 +15,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
 #include <numeric>
 #include <stdexcept>
 #include <systemc>
@@ -23,6 +22,7 @@
 #include "blocks/credit_arbiter.hpp"
 #include "cc/reqgrant/distributed.hpp"
 #include "cc/reqgrant/observer.hpp"
+#include "cc/reqgrant/resequencer.hpp"
 #include "core/rng.hpp"
 #include "core/process_error.hpp"
 #include "core/ring.hpp"
@@ -243,8 +243,8 @@ constexpr unsigned kSeqWord = 0;  // payload word: the packet's per-flow sequenc
 class Adapter final : public NicHooks {
  public:
   Adapter(const Params& p, Shape s, NodeId id, CounterSet& c)
-      : p_(p), s_(s), id_(id), voq_(s.n, 0), pr_(s.n, 0), rg_(s.n, 0), outstanding_(s.n, 0), room_(s.n, 1), dptr_(s.n), granted_paths_(s.n), seq_(s.n, 0), expected_(s.n, 0), host_next_(s.n, 0),
-        held_(s.n), policy_(s.n, p.scheme, p.window, rg_, outstanding_, room_), requests_(c.counter("request_messages")), grants_(c.counter("grants_received")),
+      : p_(p), s_(s), id_(id), voq_(s.n, 0), pr_(s.n, 0), rg_(s.n, 0), outstanding_(s.n, 0), room_(s.n, 1), dptr_(s.n), granted_paths_(s.n), seq_(s.n, 0), reseq_("reqgrant", id, s.n), host_next_(s.n, 0),
+        policy_(s.n, p.scheme, p.window, rg_, outstanding_, room_), requests_(c.counter("request_messages")), grants_(c.counter("grants_received")),
         pr_peak_(c.counter("pending_requests_peak", CounterSet::Merge::Max)),
         reorder_peak_(c.counter("reorder_peak", CounterSet::Merge::Max)), resequenced_(c.counter("resequenced_packets")),
         reseq_wait_(c.counter("resequencing_wait_cycles")), in_order_(c.counter("in_order_packets")),
@@ -301,26 +301,15 @@ class Adapter final : public NicHooks {
 
   Delivery on_data_arrival(NicApi& api, Packet& p) override {
     const NodeId src = p.src;
-    const std::uint64_t seq = p.payload[kSeqWord];
-    if (seq == expected_[src]) {
-      deliver_in_order(api.measuring(), src, MultistageRoute::via(p), 0);
-      ++expected_[src];
-      auto& h = held_[src];
-      for (auto it = h.begin(); it != h.end() && it->first == expected_[src]; it = h.erase(it), ++expected_[src]) {
-        api.deliver(it->second.id);
-        --reorder_;
-        deliver_in_order(api.measuring(), src, it->second.path, api.now() - it->second.arrived);
-      }
+    const bool measuring = api.measuring();
+    if (reseq_.arrive(api, p, p.payload[kSeqWord], [&](std::uint32_t path, Cycle waited) {
+          deliver_in_order(measuring, src, path, waited);
+        }) == Delivery::Deliver)
       return Delivery::Deliver;
-    }
-    if (seq < expected_[src] || held_[src].count(seq))
-      throw std::logic_error(fmt::format("reqgrant: node {} received sequence number {} from {} twice", id_, seq, src));
-    held_[src].emplace(seq, Held{p.id, MultistageRoute::via(p), api.now()});
-    ++reorder_;
-    reorder_peak_ = std::max<std::uint64_t>(reorder_peak_, reorder_);
-    if (p_.scheme == Scheme::Reserve && reorder_ > p_.reorder_buffer)
+    reorder_peak_ = std::max<std::uint64_t>(reorder_peak_, reseq_.occupancy());
+    if (p_.scheme == Scheme::Reserve && reseq_.occupancy() > p_.reorder_buffer)
       throw std::logic_error(fmt::format("reqgrant: node {} holds {} packets for reordering, more than cc.reorder_buffer = {}", id_,
-                                         reorder_, p_.reorder_buffer));
+                                         reseq_.occupancy(), p_.reorder_buffer));
     return Delivery::Hold;
   }
 
@@ -406,16 +395,11 @@ class Adapter final : public NicHooks {
     s.value(voq_total_, "reqgrant.voq_packets");
     s.value(pr_total_, "reqgrant.pending_requests");
     s.value(rg_total_, "reqgrant.grants_held");
-    s.value(reorder_, "reqgrant.reorder_occupancy");
+    s.value(reseq_.occupancy_ref(), "reqgrant.reorder_occupancy");
     s.value(outstanding_total_, "reqgrant.window_outstanding");
   }
 
  private:
-  struct Held {
-    PacketId id;
-    std::uint32_t path;
-    Cycle arrived;
-  };
   // The packet from `src` that crossed middle switch `path` reached the host in order: its
   // end-to-end credit (reqgrant) or acknowledgement (e2e_window) leaves.
   void deliver_in_order(bool measuring, NodeId src, std::uint32_t path, Cycle waited) {
@@ -441,14 +425,13 @@ class Adapter final : public NicHooks {
   std::vector<std::uint32_t> dptr_;  // spray_reorder, e2e_window: per-flow middle-switch pointer
   std::vector<Ring<std::uint32_t>> granted_paths_;  // reqgrant: per destination, the middle switches of the grants held, in order
   std::vector<std::uint64_t> seq_;   // next sequence number per destination
-  std::vector<std::uint64_t> expected_;               // egress: next in-order sequence number per source
+  Resequencer reseq_;                                 // egress: the reorder buffer
   std::vector<std::uint64_t> host_next_;              // egress: the sequence number the host must see next
-  std::vector<std::map<std::uint64_t, Held>> held_;  // egress: out-of-order packets per source
   GatedInjection policy_;
   Ring<std::uint32_t> credits_;  // end-to-end credits (middle switch) or ACKs (source) waiting for the credit wire
   std::uint32_t rptr_ = 0;
   std::uint64_t voq_total_ = 0;
-  std::uint32_t pr_total_ = 0, rg_total_ = 0, reorder_ = 0, outstanding_total_ = 0;
+  std::uint32_t pr_total_ = 0, rg_total_ = 0, outstanding_total_ = 0;
   sc_core::sc_signal<std::uint32_t>* req_ = nullptr;
   const sc_core::sc_signal<std::uint32_t>* gnt_ = nullptr;
   sc_core::sc_signal<std::uint32_t>* cred_ = nullptr;
