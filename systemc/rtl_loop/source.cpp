@@ -226,6 +226,13 @@ std::unique_ptr<blocks::CreditArbiterImpl> RtlSource::credit_arbiter(const block
 
 std::unique_ptr<blocks::PsPacerImpl> RtlSource::ps_pacer(const blocks::PsPacerParams& p, std::uint32_t nodes,
                                                          const std::string& where) const {
+  // The adapter applies the NIC's events as edges of their own (PsPacerRtl); an iterative divider
+  // would need its busy cycles stepped in time, which it does not do.
+  if (p.div_bits != 0)
+    throw config::ConfigError("sim.rtl: " + where + ": the PS pacer's iterative dividers (cc.ps_div_bits = " +
+                              std::to_string(p.div_bits) +
+                              ") do not run in the loop; use cc.ps_div_bits: 0 or run ps_pacer as C++ (name the other "
+                              "blocks in sim.rtl)");
   const std::uint32_t flows = std::min<std::uint32_t>(std::max<std::uint32_t>(nodes, 2) - 1, kPsPacerMaxFlows);
   return find(ps_pacer_sets(), "ps_pacer", PsPacerSetParams{p, flows, idx_width(nodes)}, where);
 }
