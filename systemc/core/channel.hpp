@@ -6,6 +6,11 @@
 // the sender wrote it, before the receiver's next evaluation. The receiver then reads only the
 // channels named in that set instead of polling every input every cycle (docs/performance.md).
 // The value, its timing and its tracing are those of a plain sc_signal.
+//
+// A receiver may instead take the new value itself in the update phase (sample_with): the channel
+// then calls its sampler on every change, and inserts into the pending and wake sets only when the
+// sampler declines (returns false). A router samples its long links this way into their delay
+// lines, so that it wakes only when an entry is due (docs/performance.md, "Fifth round").
 #pragma once
 
 #include <cstddef>
@@ -32,12 +37,21 @@ class Channel final : public sc_core::sc_signal<T, sc_core::SC_UNCHECKED_WRITERS
     wake_ = &wake;
     wake_index_ = index;
   }
+  // Calls sample(receiver, index) (the index given to notify) on every change, in the update phase
+  // after the new value is current; it returns true if it took the change itself (then the pending
+  // and wake sets are left alone) or false (they are inserted into as without a sampler).
+  using Sampler = bool (*)(void* receiver, std::size_t index);
+  void sample_with(Sampler sample, void* receiver) {
+    sampler_ = sample;
+    receiver_ = receiver;
+  }
 
  protected:
   void update() override {
     const bool changed = !(this->m_new_val == this->m_cur_val);
     Base::update();
     if (changed) {
+      if (sampler_ && sampler_(receiver_, index_)) return;
       if (pending_) pending_->insert(index_);
       if (wake_) wake_->insert(wake_index_);
     }
@@ -48,6 +62,8 @@ class Channel final : public sc_core::sc_signal<T, sc_core::SC_UNCHECKED_WRITERS
   std::size_t index_ = 0;
   ActiveSet* wake_ = nullptr;
   std::size_t wake_index_ = 0;
+  Sampler sampler_ = nullptr;
+  void* receiver_ = nullptr;
 };
 
 }  // namespace ccnet

@@ -139,7 +139,7 @@ void Router::attach(std::unique_ptr<RouterHooks> hooks) {
 
 void Router::fail(const std::string& what) const {
   std::ostringstream os;
-  os << name() << " @cycle " << now_ << ": " << what;
+  os << name() << " @cycle " << current() << ": " << what;
   throw ModelError(os.str());
 }
 
@@ -184,7 +184,54 @@ void Router::tick() {
     }
     evaluate();
     can_sleep_ = domain_ != nullptr;
+    // Long links are sampled into their delay lines in the update phase (sample_flit) where
+    // nothing observes the half cycle; from this edge's update phase on (the domain's edge count
+    // is then this edge's, as wake_in needs).
+    if (can_sleep_ && !hooks_ && !exact_ && !env_.blocks && !due_wheel_.empty()) {
+      for (const PortId p : connected_) {
+        if (inputs_[p].spec.latency < 2) continue;  // due at the next edge anyway: sampled by it
+        dynamic_cast<Channel<Flit>*>(const_cast<sc_core::sc_signal_in_if<Flit>*>(flit_in_if_[p]))
+            ->sample_with(&Router::sample_flit, this);
+        dynamic_cast<Channel<CreditLanes>*>(const_cast<sc_core::sc_signal_in_if<CreditLanes>*>(credit_in_if_[p]))
+            ->sample_with(&Router::sample_credit, this);
+      }
+    }
   });
+}
+
+bool Router::sample_flit(void* self, std::size_t p) {
+  auto& r = *static_cast<Router*>(self);
+  if (r.probe_live_) return false;
+  InputPort& in = r.inputs_[p];
+  const Flit& f = *r.flit_in_val_[p];
+  if (f.fresh(in.flit_taken)) {  // else a clear: nothing to take
+    in.flit_taken = f.seq;
+    ++r.counters_.flits_in[p];
+    const Cycle now = r.current();
+    const Cycle due = now + in.spec.latency;
+    in.link.push_back({due, f});
+    ++r.link_entries_;
+    r.schedule(static_cast<PortId>(p), due, now);
+    r.idle_ = false;  // the next evaluation takes its due entries
+  }
+  return true;
+}
+
+bool Router::sample_credit(void* self, std::size_t p) {
+  auto& r = *static_cast<Router*>(self);
+  if (r.probe_live_) return false;
+  OutputPort& out = r.ports_[p];
+  const CreditLanes& c = *r.credit_in_val_[p];
+  if (c.fresh(out.credit_taken)) {
+    out.credit_taken = c.seq;
+    const Cycle now = r.current();
+    const Cycle due = now + out.spec.latency;
+    out.credit_link.push_back({due, c});
+    ++r.link_entries_;
+    r.schedule(static_cast<PortId>(p), due, now);
+    r.idle_ = false;
+  }
+  return true;
 }
 
 void Router::evaluate() {
@@ -273,7 +320,7 @@ void Router::receive_port(PortId p) {
     else {
       in.link.push_back({due, f});
       ++link_entries_;
-      schedule(p, due);
+      schedule(p, due, now_);
     }
   }
   while (!in.link.empty() && in.link.front().first <= now_) {
@@ -297,7 +344,7 @@ void Router::receive_port(PortId p) {
     else {
       out.credit_link.push_back({due, c});
       ++link_entries_;
-      schedule(p, due);
+      schedule(p, due, now_);
     }
   }
   while (!out.credit_link.empty() && out.credit_link.front().first <= now_) {
@@ -914,12 +961,13 @@ void Router::dump_state(std::ostream& os) const {
   // not yet returned or not yet due.
   auto pkt = [&](PacketId id) { return PacketWatch::describe(env_.packets[id], env_.packets.format()); };
   auto port_name = [&](std::size_t p) { return inputs_[p].internal ? std::string("ctl") : std::to_string(p); };
-  os << name() << " (router " << id_ << ") at cycle " << now_ << ": " << buffered_ << " flits buffered (" << in_traversal_
+  os << name() << " (router " << id_ << ") at cycle " << current() << ": " << buffered_ << " flits buffered (" << in_traversal_
      << " crossing the switch, " << oq_total_ << " in output queues)\n";
   for (std::size_t p = 0; p < inputs_.size(); ++p) {
     const InputPort& in = inputs_[p];
     for (std::size_t k = 0; k < in.link.size(); ++k)
-      os << "  in " << p << " link: " << in.link[k].second << " due at " << in.link[k].first << ", " << pkt(in.link[k].second.packet)
+      if (!sampled_early(in.link[k].first, in.spec.latency))
+        os << "  in " << p << " link: " << in.link[k].second << " due at " << in.link[k].first << ", " << pkt(in.link[k].second.packet)
          << "\n";
     if (!in.credit_return.empty())
       os << "  in " << port_name(p) << ": " << in.credit_return.size() << " credits not yet returned upstream (first due at "
@@ -972,7 +1020,8 @@ void Router::dump_state(std::ostream& os) const {
     if (on_wire(out))
       os << "  out " << o << " wire: " << out.last_written << " (written at the last edge), " << pkt(out.last_written.packet) << "\n";
     for (std::size_t k = 0; k < out.credit_link.size(); ++k)
-      os << "  out " << o << " credit link: " << out.credit_link[k].second << " due at " << out.credit_link[k].first << "\n";
+      if (!sampled_early(out.credit_link[k].first, out.spec.latency))
+        os << "  out " << o << " credit link: " << out.credit_link[k].second << " due at " << out.credit_link[k].first << "\n";
     for (VcId v = 0; v < num_vcs_; ++v) {
       const OutputVc& ov = out.vcs[v];
       const std::uint32_t c = credits(static_cast<PortId>(o), v);
@@ -1000,14 +1049,14 @@ void Router::dump_state(std::ostream& os) const {
 bool Router::holds_state() const {
   if (buffered_ != 0) return true;
   for (const InputPort& in : inputs_) {
-    if (!in.link.empty() || !in.credit_return.empty()) return true;
+    if (in_link(in) || !in.credit_return.empty()) return true;
     for (const InputVc& ivc : in.vcs)
       if (ivc.dropping || ivc.arriving_queue >= 0) return true;
   }
   for (std::size_t o = 0; o < ports_.size(); ++o) {
     const OutputPort& out = ports_[o];
     if (!out.spec.connected()) continue;
-    if (!out.credit_link.empty() || on_wire(out)) return true;
+    if (in_credit_link(out) || on_wire(out)) return true;
     for (VcId v = 0; v < num_vcs_; ++v)
       if (out.vcs[v].owned || credits(static_cast<PortId>(o), v) != out.spec.out_depth) return true;
   }
@@ -1019,7 +1068,8 @@ void Router::mark_held(std::vector<char>& held) const {
     if (f.valid() && f.packet < held.size()) held[f.packet] = 1;
   };
   for (const InputPort& in : inputs_) {
-    for (std::size_t k = 0; k < in.link.size(); ++k) mark(in.link[k].second);
+    for (std::size_t k = 0; k < in.link.size(); ++k)
+      if (!sampled_early(in.link[k].first, in.spec.latency)) mark(in.link[k].second);
     for (std::size_t qi = 0; qi < in.queues.size(); ++qi) {
       const InputVc& ivc = in.vcs[qi / queues_per_vc_];
       for (std::int32_t i = in.queues[qi].head; i >= 0; i = ivc.slots[i].next) mark(ivc.slots[i].flit);
@@ -1038,7 +1088,7 @@ void Router::check_quiescent() const {
   std::ostringstream os;
   if (buffered_ != 0) os << buffered_ << " flits still buffered; ";
   for (std::size_t p = 0; p < inputs_.size(); ++p) {
-    if (!inputs_[p].link.empty()) os << "flits on input link " << p << "; ";
+    if (in_link(inputs_[p])) os << "flits on input link " << p << "; ";
     for (VcId v = 0; v < num_vcs_; ++v) {
       if (inputs_[p].vcs[v].dropping) os << "input " << p << " vc " << v << " mid-drop; ";
       if (inputs_[p].vcs[v].arriving_queue >= 0) os << "input " << p << " vc " << v << " mid-packet (tail not arrived); ";

@@ -372,12 +372,32 @@ class Router final : public sc_core::sc_module,
   std::vector<std::uint64_t> due_wheel_;
   std::size_t due_wheel_mask_ = 0;
   ActiveSet link_ports_;
-  void schedule(PortId p, Cycle due) {
-    if (due_wheel_.empty() || due <= now_) return;  // link_ports_ (receive_port), or taken at once
+  // `now`: the router's current cycle (now_ in an evaluation, current() in the update phase).
+  void schedule(PortId p, Cycle due, Cycle now) {
+    if (due_wheel_.empty() || due <= now) return;  // link_ports_ (receive_port), or taken at once
     due_wheel_[(due & due_wheel_mask_) * arrived_.words() + (p >> 6)] |= std::uint64_t{1} << (p & 63);
     // The domain wakes the router then, should it be asleep (a stale wake costs an evaluation).
-    if (can_sleep_) domain_->wake_in(slot_, due - now_);
+    if (can_sleep_) domain_->wake_in(slot_, due - now);
     else untimed_ = true;
+  }
+  // Sampling in the update phase (Channel::sample_with), on ports whose links are longer than one
+  // cycle: the flit or credit the sender wrote at this edge enters the delay line at once, exactly
+  // as receive_port would enter it at the next edge (the same due cycle, the same order), and the
+  // router is not woken for it, only by the timed wake of its due cycle. Returns false (the channel
+  // then notifies and wakes as before) while a probe is live. Only for routers without hooks, RTL
+  // blocks or exact (traced) channels, in a domain: nothing of theirs observes the half cycle.
+  static bool sample_flit(void* self, std::size_t p);
+  static bool sample_credit(void* self, std::size_t p);
+  // An entry the sampler took in the update phase after the current cycle's edge, which the last
+  // evaluation has not seen: the end-of-cycle state (holds_state, dump_state, mark_held,
+  // check_quiescent) shows that flit on the sender's wire only, as before the sampler.
+  bool sampled_early(Cycle due, std::uint32_t latency) const { return due >= current() + latency; }
+  // A delay line holding an entry sampled by an evaluation (not only sampled_early ones).
+  bool in_link(const InputPort& in) const {
+    return !in.link.empty() && !sampled_early(in.link.front().first, in.spec.latency);
+  }
+  bool in_credit_link(const OutputPort& out) const {
+    return !out.credit_link.empty() && !sampled_early(out.credit_link.front().first, out.spec.latency);
   }
   bool untimed_ = false;  // delay-line entries without a timed wake (before the domain evaluated the router)
   std::uint64_t link_entries_ = 0;  // flits and credits in the input links' delay lines
