@@ -208,10 +208,7 @@ bool Router::sample_flit(void* self, std::size_t p) {
     in.flit_taken = f.seq;
     ++r.counters_.flits_in[p];
     const Cycle now = r.current();
-    const Cycle due = now + in.spec.latency;
-    in.link.push_back({due, f});
-    ++r.link_entries_;
-    r.schedule(static_cast<PortId>(p), due, now);
+    r.delay_flit(static_cast<PortId>(p), f, now + in.spec.latency, now);
     r.idle_ = false;  // the next evaluation takes its due entries
   }
   return true;
@@ -225,10 +222,7 @@ bool Router::sample_credit(void* self, std::size_t p) {
   if (c.fresh(out.credit_taken)) {
     out.credit_taken = c.seq;
     const Cycle now = r.current();
-    const Cycle due = now + out.spec.latency;
-    out.credit_link.push_back({due, c});
-    ++r.link_entries_;
-    r.schedule(static_cast<PortId>(p), due, now);
+    r.delay_credit(static_cast<PortId>(p), c, now + out.spec.latency, now);
     r.idle_ = false;
   }
   return true;
@@ -317,11 +311,7 @@ void Router::receive_port(PortId p) {
     ++counters_.flits_in[p];
     const Cycle due = now_ - 1 + in.spec.latency;
     if (due <= now_ && in.link.empty()) accept_flit(p, Flit(f));
-    else {
-      in.link.push_back({due, f});
-      ++link_entries_;
-      schedule(p, due, now_);
-    }
+    else delay_flit(p, f, due, now_);
   }
   while (!in.link.empty() && in.link.front().first <= now_) {
     const Flit g = in.link.front().second;
@@ -341,11 +331,7 @@ void Router::receive_port(PortId p) {
     out.credit_taken = c.seq;
     const Cycle due = now_ - 1 + out.spec.latency;
     if (due <= now_ && out.credit_link.empty()) give(c);
-    else {
-      out.credit_link.push_back({due, c});
-      ++link_entries_;
-      schedule(p, due, now_);
-    }
+    else delay_credit(p, c, due, now_);
   }
   while (!out.credit_link.empty() && out.credit_link.front().first <= now_) {
     give(out.credit_link.front().second);

@@ -8,7 +8,9 @@
 //
 // Cycle of evaluation (all state changes happen here, in this order):
 //   1. sample input flit and credit channels into their delay lines; flits due now enter the
-//      input buffers (head flits are routed here; hooks may mark or drop them);
+//      input buffers (head flits are routed here; hooks may mark or drop them). Links longer than
+//      a cycle are sampled in the update phase before this edge instead (sample_flit), where
+//      nothing observes the difference;
 //   2. VC allocation for queue heads whose routing delay has elapsed;
 //   3. switch allocation (separable input-first, speedup) for heads whose VC-allocation delay
 //      has elapsed and whose downstream (or output-queue) space allows a flit;
@@ -379,6 +381,17 @@ class Router final : public sc_core::sc_module,
     // The domain wakes the router then, should it be asleep (a stale wake costs an evaluation).
     if (can_sleep_) domain_->wake_in(slot_, due - now);
     else untimed_ = true;
+  }
+  // A flit or credit sampled from port p's input channels enters its delay line, due at `due`.
+  void delay_flit(PortId p, const Flit& f, Cycle due, Cycle now) {
+    inputs_[p].link.push_back({due, f});
+    ++link_entries_;
+    schedule(p, due, now);
+  }
+  void delay_credit(PortId p, const CreditLanes& c, Cycle due, Cycle now) {
+    ports_[p].credit_link.push_back({due, c});
+    ++link_entries_;
+    schedule(p, due, now);
   }
   // Sampling in the update phase (Channel::sample_with), on ports whose links are longer than one
   // cycle: the flit or credit the sender wrote at this edge enters the delay line at once, exactly

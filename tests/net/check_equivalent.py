@@ -6,7 +6,10 @@ protocol.*.cnp) must be 0 where present and are then left out: the counters and 
 of a mechanism that, in its neutral setting, never acts. Used for "mechanism X in its neutral
 setting equals the baseline cycle for cycle".
 
-  check_equivalent.py CCNET CONFIG OUT --a key=v ... --b key=v ... [--ignore field]... [--zero field]...
+Command-line options of `ccnet run` (e.g. --trace FILE) are given with --a-arg / --b-arg.
+
+  check_equivalent.py CCNET CONFIG OUT --a key=v ... --b key=v ... [--a-arg ARG]... [--b-arg ARG]...
+                      [--ignore field]... [--zero field]...
 """
 import argparse
 import fnmatch
@@ -22,6 +25,8 @@ ap.add_argument("config")
 ap.add_argument("out")
 ap.add_argument("--a", action="append", default=[])
 ap.add_argument("--b", action="append", default=[])
+ap.add_argument("--a-arg", action="append", default=[])
+ap.add_argument("--b-arg", action="append", default=[])
 ap.add_argument("--ignore", action="append", default=[])
 ap.add_argument("--zero", action="append", default=[])
 args = ap.parse_args()
@@ -41,8 +46,8 @@ def drop_zero(node, parts, tag, path=""):
             del node[k]
 
 
-def run(tag, sets):
-    d = without_perf(run_one(args.ccnet, args.config, f"{args.out}/{tag}", sets=sets))
+def run(tag, sets, cli):
+    d = without_perf(run_one(args.ccnet, args.config, f"{args.out}/{tag}", sets=sets, args=cli))
     for k in args.ignore:
         *parents, leaf = k.split(".")
         node = d
@@ -54,8 +59,8 @@ def run(tag, sets):
     return d
 
 
-a, b = run("a", args.a), run("b", args.b)
+a, b = run("a", args.a, args.a_arg), run("b", args.b, args.b_arg)
 if a != b:
     diff = [k for k in a if a.get(k) != b.get(k)]
     sys.exit(f"results differ in: {', '.join(diff)}")
-print(f"identical results ({a['latency']['packet']['count']} measured packets) for {args.a} and {args.b}")
+print(f"identical results ({a['latency']['packet']['count']} measured packets) for {args.a + args.a_arg} and {args.b + args.b_arg}")
