@@ -61,6 +61,6 @@ def run(tag, sets, cli):
 
 a, b = run("a", args.a, args.a_arg), run("b", args.b, args.b_arg)
 if a != b:
-    diff = [k for k in a if a.get(k) != b.get(k)]
+    diff = sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))
     sys.exit(f"results differ in: {', '.join(diff)}")
 print(f"identical results ({a['latency']['packet']['count']} measured packets) for {args.a + args.a_arg} and {args.b + args.b_arg}")
