@@ -208,6 +208,8 @@ class Nic final : public sc_core::sc_module,
   bool idle() const;
   void ingest_posted();
   void receive();
+  // A flit off the ejection link: into the ejection buffer, and ejected unless it must wait.
+  [[gnu::always_inline]] inline void take_flit(const Flit& g);
   [[gnu::always_inline]] inline void eject_flit(const Flit& g);
   void eject(const Packet& p);
   void deliver_now(Packet& p);

@@ -8,6 +8,13 @@
 
 namespace ccnet {
 
+namespace {
+// The per-cycle probability of a geometric class's next arrival (a message, or a burst's start).
+double arrival_probability(const ResolvedClass& rc) {
+  return rc.config.process == InjectionProcess::Bursty ? rc.config.burst_start_probability() : rc.message_probability;
+}
+}  // namespace
+
 TrafficGenerator::TrafficGenerator(sc_core::sc_module_name name, std::uint32_t nodes, std::vector<ResolvedClass> classes,
                                    std::uint64_t seed, sc_core::sc_time period, DeliveredCount delivered)
     : sc_core::sc_module(name), classes_(std::move(classes)), delivered_(std::move(delivered)), period_ps_(period.value()) {
@@ -19,6 +26,7 @@ TrafficGenerator::TrafficGenerator(sc_core::sc_module_name name, std::uint32_t n
   burst_.resize(classes_.size());
   sources_done_.assign(classes_.size(), 0);
   for (std::uint32_t c = 0; c < classes_.size(); ++c) {
+    arrival_log1m_.push_back(RngStream::log1m(arrival_probability(classes_[c])));
     arrival_rng_.emplace_back(seed, "traffic." + classes_[c].config.name + ".arrivals");
     size_rng_.emplace_back(seed, "traffic." + classes_[c].config.name + ".sizes");
     if (!active(classes_[c])) continue;
@@ -45,6 +53,39 @@ TrafficGenerator::TrafficGenerator(sc_core::sc_module_name name, std::uint32_t n
 // A class with messages to generate: a positive rate, or a communication phase.
 bool TrafficGenerator::active(const ResolvedClass& c) { return c.config.phase() || c.message_probability > 0; }
 
+void TrafficGenerator::ArrivalHeap::push(const Arrival& a) {
+  std::size_t k = h_.size();
+  h_.push_back(a);
+  while (k > 0) {
+    const std::size_t up = (k - 1) / 2;
+    if (!(h_[up] > a)) break;
+    h_[k] = h_[up];
+    k = up;
+  }
+  h_[k] = a;
+}
+
+void TrafficGenerator::ArrivalHeap::pop() {
+  const Arrival last = h_.back();
+  h_.pop_back();
+  if (!h_.empty()) sift_down(0, last);
+}
+
+void TrafficGenerator::ArrivalHeap::replace_top(const Arrival& a) { sift_down(0, a); }
+
+void TrafficGenerator::ArrivalHeap::sift_down(std::size_t k, const Arrival& a) {
+  const std::size_t n = h_.size();
+  for (;;) {
+    std::size_t c = 2 * k + 1;
+    if (c >= n) break;
+    if (c + 1 < n && h_[c] > h_[c + 1]) ++c;
+    if (!(a > h_[c])) break;
+    h_[k] = h_[c];
+    k = c;
+  }
+  h_[k] = a;
+}
+
 void TrafficGenerator::start_class(std::uint32_t cls, Cycle from) {
   const TrafficClassConfig& tc = classes_[cls].config;
   for (NodeId s : classes_[cls].sources) {
@@ -54,17 +95,16 @@ void TrafficGenerator::start_class(std::uint32_t cls, Cycle from) {
       const Cycle at = add_cycles(from, arrival_rng_[cls].below(tc.period()));
       if (at < tc.stop) heap_.push(Arrival{at, cls, s});
     } else {
-      schedule(cls, s, from);
+      const Cycle at = next_arrival(cls, from);
+      if (at != kNever) heap_.push(Arrival{at, cls, s});
     }
   }
 }
 
-void TrafficGenerator::schedule(std::uint32_t cls, NodeId src, Cycle from) {
+Cycle TrafficGenerator::next_arrival(std::uint32_t cls, Cycle from) {
   const ResolvedClass& rc = classes_[cls];
-  const double p = rc.config.process == InjectionProcess::Bursty ? rc.config.burst_start_probability() : rc.message_probability;
-  const Cycle at = add_cycles(from, arrival_rng_[cls].geometric(p));
-  if (at >= rc.config.stop) return;
-  heap_.push(Arrival{at, cls, src});
+  const Cycle at = add_cycles(from, arrival_rng_[cls].geometric(arrival_probability(rc), arrival_log1m_[cls]));
+  return at >= rc.config.stop ? kNever : at;
 }
 
 void TrafficGenerator::sample_deliveries() {
@@ -153,10 +193,11 @@ void TrafficGenerator::generate() {
     }
   }
   while (!heap_.empty() && heap_.top().at <= now) {
+    // The arrival stays on top while it is posted; this source's next arrival replaces it.
     const Arrival a = heap_.top();
-    heap_.pop();
     ResolvedClass& rc = classes_[a.cls];
     if (rc.config.phase()) {
+      heap_.pop();
       for (std::uint32_t k = 0; k < rc.config.flows; ++k) post(a.cls, a.src);
       ++sources_done_[a.cls];
       continue;
@@ -173,21 +214,22 @@ void TrafficGenerator::generate() {
     } else {
       post(a.cls, a.src);
     }
+    Cycle next = kNever;
     if (rc.config.messages > 0 && ++sent_[a.cls][a.src] == rc.config.messages) {
       ++sources_done_[a.cls];  // this source has sent its messages
-      continue;
-    }
-    if (rc.config.process == InjectionProcess::Bursty && burst_[a.cls][a.src].left > 0) {
-      const Cycle next = add_cycles(a.at, size);  // the next message of the burst, back to back
-      if (next < rc.config.stop) heap_.push(Arrival{next, a.cls, a.src});
+    } else if (rc.config.process == InjectionProcess::Bursty && burst_[a.cls][a.src].left > 0) {
+      next = add_cycles(a.at, size);  // the next message of the burst, back to back
+      if (next >= rc.config.stop) next = kNever;
     } else if (rc.config.process == InjectionProcess::Bursty) {
-      schedule(a.cls, a.src, a.at + size);  // the idle gap after the burst's last flit
+      next = next_arrival(a.cls, a.at + size);  // the idle gap after the burst's last flit
     } else if (rc.config.process == InjectionProcess::Periodic) {
-      const Cycle next = add_cycles(a.at, rc.config.period());
-      if (next < rc.config.stop) heap_.push(Arrival{next, a.cls, a.src});
+      next = add_cycles(a.at, rc.config.period());
+      if (next >= rc.config.stop) next = kNever;
     } else {
-      schedule(a.cls, a.src, now + 1);
+      next = next_arrival(a.cls, now + 1);
     }
+    if (next != kNever) heap_.replace_top(Arrival{next, a.cls, a.src});
+    else heap_.pop();
   }
 }
 

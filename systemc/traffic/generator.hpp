@@ -14,7 +14,6 @@
 
 #include <functional>
 #include <memory>
-#include <queue>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
@@ -76,7 +75,8 @@ class TrafficGenerator : public sc_core::sc_module {
   static bool active(const ResolvedClass& c);
   void sample_deliveries();
   void start_class(std::uint32_t cls, Cycle from);
-  void schedule(std::uint32_t cls, NodeId src, Cycle from);
+  // The next arrival of a geometric process after `from` (kNever at or past the class's stop).
+  Cycle next_arrival(std::uint32_t cls, Cycle from);
   bool class_done(std::uint32_t cls, Cycle now) const;
 
   std::vector<ResolvedClass> classes_;
@@ -93,7 +93,23 @@ class TrafficGenerator : public sc_core::sc_module {
     NodeId dst = 0;
   };
   std::vector<std::vector<Burst>> burst_;  // per bursty class, per node
-  std::priority_queue<Arrival, std::vector<Arrival>, std::greater<Arrival>> heap_;
+  // Pending arrivals, earliest first (Arrival's order is total: one entry per class and source,
+  // so any heap pops them in the same order). A binary min-heap whose top can be replaced in one
+  // pass: a source's next arrival takes the place of the one just posted.
+  class ArrivalHeap {
+   public:
+    bool empty() const { return h_.empty(); }
+    const Arrival& top() const { return h_.front(); }
+    void push(const Arrival& a);
+    void pop();
+    void replace_top(const Arrival& a);
+
+   private:
+    void sift_down(std::size_t k, const Arrival& a);
+    std::vector<Arrival> h_;
+  };
+  ArrivalHeap heap_;
+  std::vector<double> arrival_log1m_;  // per class: RngStream::log1m of its arrival probability
   std::uint64_t posted_ = 0;
   std::uint64_t period_ps_;
   tlm::tlm_generic_payload payload_;
