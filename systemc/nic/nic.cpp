@@ -121,8 +121,12 @@ void Nic::tick() {
       if (fc && cc) {
         fc->notify(domain_->awake_set(), slot_);
         cc->notify(domain_->awake_set(), slot_);
-        can_sleep_ = true;
       }
+      // Sleeps from its first evaluation by the domain's process on, whose edge count gives its
+      // cycle on waking (this edge may or may not be counted yet).
+      evaluate();
+      can_sleep_ = fc && cc;
+      return;
     }
     evaluate();
   });
@@ -133,8 +137,10 @@ void Nic::evaluate() {
   // idle_ caches idle() from the end of the last evaluation (b_transport clears it); the NIC is
   // evaluated at every rising edge while awake, so the cycle count just advances (it is read from
   // the kernel's time at the first evaluation and on waking).
-  if (__builtin_expect(!counting_ || asleep_, 0)) {  // the cycles skipped asleep are the fast path's
+  if (__builtin_expect(asleep_, 0)) {  // the cycles skipped asleep are the fast path's
     asleep_ = false;
+    now_ = domain_->edge() + edge_offset_;
+  } else if (__builtin_expect(!counting_, 0)) {
     counting_ = true;
     now_ = sc_core::sc_time_stamp().value() / period_ps_;
   } else {
@@ -163,6 +169,10 @@ void Nic::sleep() {
   // Only from the idle state: the next evaluations would be the fast path until an input
   // channel changes (which wakes the NIC in the update phase) or b_transport posts (which wakes it).
   if (!can_sleep_) return;
+  if (!offset_known_) {  // evaluated by the domain's process: its edge count is this edge's
+    edge_offset_ = now_ - domain_->edge();
+    offset_known_ = true;
+  }
   asleep_ = true;
   domain_->sleep(slot_);
 }

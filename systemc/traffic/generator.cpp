@@ -21,6 +21,10 @@ TrafficGenerator::TrafficGenerator(sc_core::sc_module_name name, std::uint32_t n
   for (std::uint32_t n = 0; n < nodes; ++n)
     sockets.push_back(std::make_unique<tlm_utils::simple_initiator_socket<TrafficGenerator>>(
         ("host_" + std::to_string(n)).c_str()));
+  payload_.set_command(tlm::TLM_WRITE_COMMAND);
+  payload_.set_data_ptr(reinterpret_cast<unsigned char*>(&request_));
+  payload_.set_data_length(sizeof request_);
+  payload_.set_streaming_width(sizeof request_);
   waiting_.assign(classes_.size(), 0);
   sent_.resize(classes_.size());
   burst_.resize(classes_.size());
@@ -157,17 +161,13 @@ bool TrafficGenerator::waiting_for_deliveries(std::string* which) const {
 
 std::uint32_t TrafficGenerator::post(std::uint32_t cls, NodeId src, const NodeId* dst) {
   ResolvedClass& rc = classes_[cls];
-  MessageRequest req;
+  MessageRequest& req = request_;  // payload_'s data (its command, pointer and lengths are set once)
   req.dst = dst ? *dst : rc.pattern->destination(src);
   req.size = rc.config.size_max > rc.config.size
                  ? rc.config.size + static_cast<std::uint32_t>(size_rng_[cls].below(rc.config.size_max - rc.config.size + 1))
                  : rc.config.size;
   req.traffic_class = static_cast<std::uint8_t>(cls);
-  payload_.set_command(tlm::TLM_WRITE_COMMAND);
   payload_.set_address(req.dst);
-  payload_.set_data_ptr(reinterpret_cast<unsigned char*>(&req));
-  payload_.set_data_length(sizeof req);
-  payload_.set_streaming_width(sizeof req);
   payload_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   (*sockets[src])->b_transport(payload_, delay);

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/rng.hpp"
+#include "nic/host_message.hpp"
 #include "traffic/pattern.hpp"
 #include "traffic/traffic_config.hpp"
 
@@ -113,6 +114,7 @@ class TrafficGenerator : public sc_core::sc_module {
   std::uint64_t posted_ = 0;
   std::uint64_t period_ps_;
   tlm::tlm_generic_payload payload_;
+  MessageRequest request_;  // payload_'s data
 };
 
 }  // namespace ccnet
