@@ -94,13 +94,13 @@ void TrafficGenerator::start_class(std::uint32_t cls, Cycle from) {
   const TrafficClassConfig& tc = classes_[cls].config;
   for (NodeId s : classes_[cls].sources) {
     if (tc.phase()) {  // a communication phase: every source posts all its flows at once
-      if (from < tc.stop) heap_.push(Arrival{from, cls, s});
+      if (from < tc.stop) heap_.push(Arrival(from, cls, s));
     } else if (tc.process == InjectionProcess::Periodic) {
       const Cycle at = add_cycles(from, arrival_rng_[cls].below(tc.period()));
-      if (at < tc.stop) heap_.push(Arrival{at, cls, s});
+      if (at < tc.stop) heap_.push(Arrival(at, cls, s));
     } else {
       const Cycle at = next_arrival(cls, from);
-      if (at != kNever) heap_.push(Arrival{at, cls, s});
+      if (at != kNever) heap_.push(Arrival(at, cls, s));
     }
   }
 }
@@ -195,40 +195,42 @@ void TrafficGenerator::generate() {
   while (!heap_.empty() && heap_.top().at <= now) {
     // The arrival stays on top while it is posted; this source's next arrival replaces it.
     const Arrival a = heap_.top();
-    ResolvedClass& rc = classes_[a.cls];
+    const std::uint32_t cls = a.cls();
+    const NodeId src = a.src();
+    ResolvedClass& rc = classes_[cls];
     if (rc.config.phase()) {
       heap_.pop();
-      for (std::uint32_t k = 0; k < rc.config.flows; ++k) post(a.cls, a.src);
-      ++sources_done_[a.cls];
+      for (std::uint32_t k = 0; k < rc.config.flows; ++k) post(cls, src);
+      ++sources_done_[cls];
       continue;
     }
     std::uint32_t size = 0;
     if (rc.config.process == InjectionProcess::Bursty) {
-      Burst& b = burst_[a.cls][a.src];
+      Burst& b = burst_[cls][src];
       if (b.left == 0) {  // a new burst: its destination and length
-        b.dst = rc.pattern->destination(a.src);
-        b.left = 1 + arrival_rng_[a.cls].geometric(1.0 / rc.config.burst);
+        b.dst = rc.pattern->destination(src);
+        b.left = 1 + arrival_rng_[cls].geometric(1.0 / rc.config.burst);
       }
-      size = post(a.cls, a.src, &b.dst);
+      size = post(cls, src, &b.dst);
       --b.left;
     } else {
-      post(a.cls, a.src);
+      post(cls, src);
     }
     Cycle next = kNever;
-    if (rc.config.messages > 0 && ++sent_[a.cls][a.src] == rc.config.messages) {
-      ++sources_done_[a.cls];  // this source has sent its messages
-    } else if (rc.config.process == InjectionProcess::Bursty && burst_[a.cls][a.src].left > 0) {
+    if (rc.config.messages > 0 && ++sent_[cls][src] == rc.config.messages) {
+      ++sources_done_[cls];  // this source has sent its messages
+    } else if (rc.config.process == InjectionProcess::Bursty && burst_[cls][src].left > 0) {
       next = add_cycles(a.at, size);  // the next message of the burst, back to back
       if (next >= rc.config.stop) next = kNever;
     } else if (rc.config.process == InjectionProcess::Bursty) {
-      next = next_arrival(a.cls, a.at + size);  // the idle gap after the burst's last flit
+      next = next_arrival(cls, a.at + size);  // the idle gap after the burst's last flit
     } else if (rc.config.process == InjectionProcess::Periodic) {
       next = add_cycles(a.at, rc.config.period());
       if (next >= rc.config.stop) next = kNever;
     } else {
-      next = next_arrival(a.cls, now + 1);
+      next = next_arrival(cls, now + 1);
     }
-    if (next != kNever) heap_.replace_top(Arrival{next, a.cls, a.src});
+    if (next != kNever) heap_.replace_top(Arrival(next, cls, src));
     else heap_.pop();
   }
 }

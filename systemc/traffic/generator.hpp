@@ -60,13 +60,14 @@ class TrafficGenerator : public sc_core::sc_module {
   const std::vector<ResolvedClass>& classes() const { return classes_; }
 
  private:
+  // Ordered by cycle, then class, then source (class and source packed in one word).
   struct Arrival {
     Cycle at;
-    std::uint32_t cls;
-    NodeId src;
-    bool operator>(const Arrival& o) const {
-      return at != o.at ? at > o.at : cls != o.cls ? cls > o.cls : src > o.src;
-    }
+    std::uint64_t who;  // class << 32 | source
+    Arrival(Cycle t, std::uint32_t cls, NodeId src) : at(t), who(std::uint64_t{cls} << 32 | src) {}
+    std::uint32_t cls() const { return static_cast<std::uint32_t>(who >> 32); }
+    NodeId src() const { return static_cast<NodeId>(who); }
+    bool operator>(const Arrival& o) const { return at != o.at ? at > o.at : who > o.who; }
   };
   void tick();  // generate() under process_error::guard
   void generate();
