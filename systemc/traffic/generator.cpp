@@ -25,6 +25,7 @@ TrafficGenerator::TrafficGenerator(sc_core::sc_module_name name, std::uint32_t n
   payload_.set_data_ptr(reinterpret_cast<unsigned char*>(&request_));
   payload_.set_data_length(sizeof request_);
   payload_.set_streaming_width(sizeof request_);
+  arrivals_.configure(nodes, static_cast<std::uint32_t>(classes_.size()));
   waiting_.assign(classes_.size(), 0);
   sent_.resize(classes_.size());
   burst_.resize(classes_.size());
@@ -57,50 +58,102 @@ TrafficGenerator::TrafficGenerator(sc_core::sc_module_name name, std::uint32_t n
 // A class with messages to generate: a positive rate, or a communication phase.
 bool TrafficGenerator::active(const ResolvedClass& c) { return c.config.phase() || c.message_probability > 0; }
 
-void TrafficGenerator::ArrivalHeap::push(const Arrival& a) {
-  std::size_t k = h_.size();
-  h_.push_back(a);
+void TrafficGenerator::ArrivalQueue::configure(std::uint32_t nodes, std::uint32_t classes) {
+  nodes_ = std::max<std::uint32_t>(nodes, 1);
+  words_ = (static_cast<std::size_t>(nodes_) * std::max<std::uint32_t>(classes, 1) + 63) / 64;
+  wheel_.assign(kWheel * words_, 0);
+}
+
+void TrafficGenerator::ArrivalQueue::push(const Arrival& a) {
+  if (a.at >= cursor_ && a.at - cursor_ < kWheel && a.src() < nodes_) {
+    const std::uint64_t key = std::uint64_t{a.cls()} * nodes_ + a.src();
+    const std::size_t w = static_cast<std::size_t>(a.at & (kWheel - 1)) * words_ + key / 64;
+    const std::uint64_t bit = std::uint64_t{1} << (key % 64);
+    if (!(wheel_[w] & bit)) {
+      wheel_[w] |= bit;
+      ++in_wheel_;
+      if (a.at == cursor_) scan_ = std::min<std::size_t>(scan_, key / 64);
+      return;
+    }
+  }
+  heap_push(a);  // beyond the wheel, before its cursor, or the same key twice in a cycle
+}
+
+bool TrafficGenerator::ArrivalQueue::take(Cycle now, Arrival& a) {
+  // The wheel's first arrival due by `now`: the lowest key of the first non-empty cycle.
+  bool found = false;
+  std::size_t w = 0;
+  while (in_wheel_ != 0 && cursor_ <= now) {
+    const std::size_t base = static_cast<std::size_t>(cursor_ & (kWheel - 1)) * words_;
+    while (scan_ < words_ && wheel_[base + scan_] == 0) ++scan_;
+    if (scan_ < words_) {
+      w = base + scan_;
+      found = true;
+      break;
+    }
+    ++cursor_;
+    scan_ = 0;
+  }
+  if (!found && cursor_ <= now) {  // nothing in the wheel due by now: it moves on to now + 1
+    cursor_ = now + 1;
+    scan_ = 0;
+  }
+  if (found) {
+    const std::uint64_t key = static_cast<std::uint64_t>(scan_) * 64 + static_cast<unsigned>(__builtin_ctzll(wheel_[w]));
+    const Arrival wheel_first(cursor_, static_cast<std::uint32_t>(key / nodes_), static_cast<NodeId>(key % nodes_));
+    if (heap_.empty() || heap_.front() > wheel_first) {
+      wheel_[w] &= wheel_[w] - 1;
+      --in_wheel_;
+      a = wheel_first;
+      return true;
+    }
+  }
+  if (heap_.empty() || heap_.front().at > now) return false;
+  a = heap_.front();
+  heap_pop();
+  return true;
+}
+
+void TrafficGenerator::ArrivalQueue::heap_push(const Arrival& a) {
+  std::size_t k = heap_.size();
+  heap_.push_back(a);
   while (k > 0) {
     const std::size_t up = (k - 1) / 2;
-    if (!(h_[up] > a)) break;
-    h_[k] = h_[up];
+    if (!(heap_[up] > a)) break;
+    heap_[k] = heap_[up];
     k = up;
   }
-  h_[k] = a;
+  heap_[k] = a;
 }
 
-void TrafficGenerator::ArrivalHeap::pop() {
-  const Arrival last = h_.back();
-  h_.pop_back();
-  if (!h_.empty()) sift_down(0, last);
-}
-
-void TrafficGenerator::ArrivalHeap::replace_top(const Arrival& a) { sift_down(0, a); }
-
-void TrafficGenerator::ArrivalHeap::sift_down(std::size_t k, const Arrival& a) {
-  const std::size_t n = h_.size();
+void TrafficGenerator::ArrivalQueue::heap_pop() {
+  const Arrival last = heap_.back();
+  heap_.pop_back();
+  const std::size_t n = heap_.size();
+  if (n == 0) return;
+  std::size_t k = 0;
   for (;;) {
     std::size_t c = 2 * k + 1;
     if (c >= n) break;
-    if (c + 1 < n && h_[c] > h_[c + 1]) ++c;
-    if (!(a > h_[c])) break;
-    h_[k] = h_[c];
+    if (c + 1 < n && heap_[c] > heap_[c + 1]) ++c;
+    if (!(last > heap_[c])) break;
+    heap_[k] = heap_[c];
     k = c;
   }
-  h_[k] = a;
+  heap_[k] = last;
 }
 
 void TrafficGenerator::start_class(std::uint32_t cls, Cycle from) {
   const TrafficClassConfig& tc = classes_[cls].config;
   for (NodeId s : classes_[cls].sources) {
     if (tc.phase()) {  // a communication phase: every source posts all its flows at once
-      if (from < tc.stop) heap_.push(Arrival(from, cls, s));
+      if (from < tc.stop) arrivals_.push(Arrival(from, cls, s));
     } else if (tc.process == InjectionProcess::Periodic) {
       const Cycle at = add_cycles(from, arrival_rng_[cls].below(tc.period()));
-      if (at < tc.stop) heap_.push(Arrival(at, cls, s));
+      if (at < tc.stop) arrivals_.push(Arrival(at, cls, s));
     } else {
       const Cycle at = next_arrival(cls, from);
-      if (at != kNever) heap_.push(Arrival(at, cls, s));
+      if (at != kNever) arrivals_.push(Arrival(at, cls, s));
     }
   }
 }
@@ -150,7 +203,7 @@ Cycle TrafficGenerator::last_stop() const {
 }
 
 bool TrafficGenerator::waiting_for_deliveries(std::string* which) const {
-  if (classes_waiting_ == 0 || !heap_.empty()) return false;
+  if (classes_waiting_ == 0 || !arrivals_.empty()) return false;
   for (std::uint32_t c = 0; c < classes_.size(); ++c)
     if (waiting_[c]) {
       if (which) *which = classes_[c].config.name;
@@ -192,14 +245,12 @@ void TrafficGenerator::generate() {
       start_class(c, std::max(now, classes_[c].config.start));
     }
   }
-  while (!heap_.empty() && heap_.top().at <= now) {
-    // The arrival stays on top while it is posted; this source's next arrival replaces it.
-    const Arrival a = heap_.top();
+  Arrival a(0, 0, 0);
+  while (arrivals_.take(now, a)) {
     const std::uint32_t cls = a.cls();
     const NodeId src = a.src();
     ResolvedClass& rc = classes_[cls];
     if (rc.config.phase()) {
-      heap_.pop();
       for (std::uint32_t k = 0; k < rc.config.flows; ++k) post(cls, src);
       ++sources_done_[cls];
       continue;
@@ -230,8 +281,7 @@ void TrafficGenerator::generate() {
     } else {
       next = next_arrival(cls, now + 1);
     }
-    if (next != kNever) heap_.replace_top(Arrival(next, cls, src));
-    else heap_.pop();
+    if (next != kNever) arrivals_.push(Arrival(next, cls, src));
   }
 }
 

@@ -95,22 +95,31 @@ class TrafficGenerator : public sc_core::sc_module {
     NodeId dst = 0;
   };
   std::vector<std::vector<Burst>> burst_;  // per bursty class, per node
-  // Pending arrivals, earliest first (Arrival's order is total: one entry per class and source,
-  // so any heap pops them in the same order). A binary min-heap whose top can be replaced in one
-  // pass: a source's next arrival takes the place of the one just posted.
-  class ArrivalHeap {
+  // Pending arrivals, taken in Arrival's order (one entry per class and source, so the order is
+  // total). Most are due within kWheel cycles: a wheel of one bitmap per cycle over the keys
+  // class * nodes + source, whose ascending scan is Arrival's order within a cycle; later ones (and
+  // any other) wait in a binary min-heap, merged at take() by comparing its top.
+  class ArrivalQueue {
    public:
-    bool empty() const { return h_.empty(); }
-    const Arrival& top() const { return h_.front(); }
+    static constexpr std::uint64_t kWheel = 256;  // cycles (a power of two)
+    void configure(std::uint32_t nodes, std::uint32_t classes);
+    bool empty() const { return in_wheel_ == 0 && heap_.empty(); }
     void push(const Arrival& a);
-    void pop();
-    void replace_top(const Arrival& a);
+    // Removes the first arrival due at or before `now` into `a`; false if there is none.
+    bool take(Cycle now, Arrival& a);
 
    private:
-    void sift_down(std::size_t k, const Arrival& a);
-    std::vector<Arrival> h_;
+    void heap_push(const Arrival& a);
+    void heap_pop();
+    std::uint32_t nodes_ = 1;
+    std::size_t words_ = 1;                // per wheel slot
+    std::vector<std::uint64_t> wheel_;     // kWheel slots of words_ words
+    std::uint64_t in_wheel_ = 0;           // arrivals in the wheel
+    Cycle cursor_ = 0;                     // the wheel holds arrivals due in [cursor_, cursor_ + kWheel)
+    std::size_t scan_ = 0;                 // first word of cursor_'s slot that may hold a bit
+    std::vector<Arrival> heap_;
   };
-  ArrivalHeap heap_;
+  ArrivalQueue arrivals_;
   std::vector<double> arrival_log1m_;  // per class: RngStream::log1m of its arrival probability
   std::uint64_t posted_ = 0;
   std::uint64_t period_ps_;
