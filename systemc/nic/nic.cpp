@@ -136,7 +136,7 @@ void Nic::evaluate() {
   // Idle fast path: nothing queued or in flight and both input channels idle: no state changes.
   // idle_ caches idle() from the end of the last evaluation (b_transport clears it); the NIC is
   // evaluated at every rising edge while awake, so the cycle count just advances (it is read from
-  // the kernel's time at the first evaluation and on waking).
+  // the kernel's time at the first evaluation and from the domain's edge count on waking).
   if (__builtin_expect(asleep_, 0)) {  // the cycles skipped asleep are the fast path's
     asleep_ = false;
     now_ = domain_->edge() + edge_offset_;

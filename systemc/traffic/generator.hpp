@@ -21,6 +21,7 @@
 
 #include "core/rng.hpp"
 #include "nic/host_message.hpp"
+#include "traffic/arrival_queue.hpp"
 #include "traffic/pattern.hpp"
 #include "traffic/traffic_config.hpp"
 
@@ -60,15 +61,6 @@ class TrafficGenerator : public sc_core::sc_module {
   const std::vector<ResolvedClass>& classes() const { return classes_; }
 
  private:
-  // Ordered by cycle, then class, then source (class and source packed in one word).
-  struct Arrival {
-    Cycle at;
-    std::uint64_t who;  // class << 32 | source
-    Arrival(Cycle t, std::uint32_t cls, NodeId src) : at(t), who(std::uint64_t{cls} << 32 | src) {}
-    std::uint32_t cls() const { return static_cast<std::uint32_t>(who >> 32); }
-    NodeId src() const { return static_cast<NodeId>(who); }
-    bool operator>(const Arrival& o) const { return at != o.at ? at > o.at : who > o.who; }
-  };
   void tick();  // generate() under process_error::guard
   void generate();
   // Posts one message of class `cls` from `src` (size drawn now; destination drawn now unless
@@ -95,31 +87,7 @@ class TrafficGenerator : public sc_core::sc_module {
     NodeId dst = 0;
   };
   std::vector<std::vector<Burst>> burst_;  // per bursty class, per node
-  // Pending arrivals, taken in Arrival's order (one entry per class and source, so the order is
-  // total). Most are due within kWheel cycles: a wheel of one bitmap per cycle over the keys
-  // class * nodes + source, whose ascending scan is Arrival's order within a cycle; later ones (and
-  // any other) wait in a binary min-heap, merged at take() by comparing its top.
-  class ArrivalQueue {
-   public:
-    static constexpr std::uint64_t kWheel = 256;  // cycles (a power of two)
-    void configure(std::uint32_t nodes, std::uint32_t classes);
-    bool empty() const { return in_wheel_ == 0 && heap_.empty(); }
-    void push(const Arrival& a);
-    // Removes the first arrival due at or before `now` into `a`; false if there is none.
-    bool take(Cycle now, Arrival& a);
-
-   private:
-    void heap_push(const Arrival& a);
-    void heap_pop();
-    std::uint32_t nodes_ = 1;
-    std::size_t words_ = 1;                // per wheel slot
-    std::vector<std::uint64_t> wheel_;     // kWheel slots of words_ words
-    std::uint64_t in_wheel_ = 0;           // arrivals in the wheel
-    Cycle cursor_ = 0;                     // the wheel holds arrivals due in [cursor_, cursor_ + kWheel)
-    std::size_t scan_ = 0;                 // first word of cursor_'s slot that may hold a bit
-    std::vector<Arrival> heap_;
-  };
-  ArrivalQueue arrivals_;
+  ArrivalQueue arrivals_;  // pending arrivals, one per class and source
   std::vector<double> arrival_log1m_;  // per class: RngStream::log1m of its arrival probability
   std::uint64_t posted_ = 0;
   std::uint64_t period_ps_;
