@@ -17,20 +17,6 @@ NetworkStats::NetworkStats(std::uint32_t nodes, std::vector<std::string> class_n
   series_.configure(series_window);
 }
 
-void NetworkStats::message_created(NodeId src, std::uint8_t cls, std::uint32_t flits, Cycle now) {
-  created_flits_total_ += flits;
-  series_.add_creation(now, flits);
-  classes_[cls].series.add_creation(now, flits);
-  if (!in_window(now)) return;
-  measured_outstanding_ += flits;
-  offered_flits_[src] += flits;
-  classes_[cls].offered_flits[src] += flits;
-}
-
-void NetworkStats::packet_injected(const Packet& p, Cycle now) {
-  if (in_window(now)) injected_flits_by_kind_[static_cast<int>(p.kind)] += p.size;
-}
-
 void NetworkStats::packet_ejected(const Packet& p, NodeId at, Cycle now) {
   ++ejected_packets_total_;
   ejected_flits_total_ += p.size;
@@ -58,11 +44,6 @@ void NetworkStats::packet_ejected(const Packet& p, NodeId at, Cycle now) {
     c.network_latency.add(nlat);
     for (std::uint32_t m = p.flags & format_.mechanism_flags(); m != 0; m &= m - 1) ++c.flagged[__builtin_ctz(m)];
   }
-}
-
-void NetworkStats::message_completed(std::uint8_t cls, Cycle created, Cycle now, bool measured) {
-  if (!measured) return;
-  classes_[cls].message_latency.add(now - created);
 }
 
 Json NetworkStats::latency_json() const {

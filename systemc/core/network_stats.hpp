@@ -27,10 +27,23 @@ class NetworkStats {
   // window reports rates over the part that ran.
   void end_window(Cycle now) { window_end_ = std::max(window_begin_, std::min(window_end_, now)); }
 
-  void message_created(NodeId src, std::uint8_t cls, std::uint32_t flits, Cycle now);
-  void packet_injected(const Packet& p, Cycle now);
+  // Inline but packet_ejected: called once per message or packet (docs/performance.md).
+  void message_created(NodeId src, std::uint8_t cls, std::uint32_t flits, Cycle now) {
+    created_flits_total_ += flits;
+    series_.add_creation(now, flits);
+    classes_[cls].series.add_creation(now, flits);
+    if (!in_window(now)) return;
+    measured_outstanding_ += flits;
+    offered_flits_[src] += flits;
+    classes_[cls].offered_flits[src] += flits;
+  }
+  void packet_injected(const Packet& p, Cycle now) {
+    if (in_window(now)) injected_flits_by_kind_[static_cast<int>(p.kind)] += p.size;
+  }
   void packet_ejected(const Packet& p, NodeId at, Cycle now);
-  void message_completed(std::uint8_t cls, Cycle created, Cycle now, bool measured);
+  void message_completed(std::uint8_t cls, Cycle created, Cycle now, bool measured) {
+    if (measured) classes_[cls].message_latency.add(now - created);
+  }
 
   // Flits of measured data packets not yet delivered.
   std::uint64_t measured_outstanding() const { return measured_outstanding_; }

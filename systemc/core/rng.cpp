@@ -32,11 +32,13 @@ std::uint64_t RngStream::below(std::uint64_t n) {
   return v % n;
 }
 
-std::uint64_t RngStream::geometric(double p) {
+double RngStream::log1m(double p) { return std::log1p(-p); }
+
+std::uint64_t RngStream::geometric(double p, double log1m_p) {
   if (p >= 1.0) return 0;
   // Inverse transform: floor(log(U) / log(1 - p)), U in (0, 1].
   const double u = 1.0 - uniform();
-  const double g = std::floor(std::log(u) / std::log1p(-p));
+  const double g = std::floor(std::log(u) / log1m_p);
   if (!(g < static_cast<double>(std::numeric_limits<std::uint64_t>::max() / 2)))  // also NaN (p <= 0)
     return std::numeric_limits<std::uint64_t>::max() / 2;
   return static_cast<std::uint64_t>(g);

@@ -21,7 +21,10 @@ class RngStream {
   double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
   bool bernoulli(double p) { return uniform() < p; }
   // Number of failures before the first success of a Bernoulli(p) process (p in (0, 1]).
-  std::uint64_t geometric(double p);
+  std::uint64_t geometric(double p) { return geometric(p, log1m(p)); }
+  // The same draw with log1m(p) computed by the caller once for many draws of one p.
+  std::uint64_t geometric(double p, double log1m_p);
+  static double log1m(double p);  // log(1 - p), as geometric(p) uses it
 
  private:
   std::uint64_t s_[4];

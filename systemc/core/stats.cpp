@@ -83,24 +83,18 @@ Json Summary::to_json() const {
   return j;
 }
 
-TimeSeries::Window& TimeSeries::at(Cycle c) {
+TimeSeries::Window& TimeSeries::at_window(Cycle c) {
   const std::size_t w = static_cast<std::size_t>(c / width_);
   if (w >= windows_.size()) windows_.resize(std::max<std::size_t>(w + 1, windows_.size() * 2));
   return windows_[w];
 }
 
-void TimeSeries::add_ejection(Cycle at_cycle, std::uint32_t flits, Cycle packet_latency, Cycle network_latency) {
-  if (!width_) return;
-  Window& w = at(at_cycle);
+void TimeSeries::add_ejection_at(Cycle at_cycle, std::uint32_t flits, Cycle packet_latency, Cycle network_latency) {
+  Window& w = at_window(at_cycle);
   ++w.packets;
   w.flits += flits;
   w.plat_sum += packet_latency;
   w.nlat_sum += network_latency;
-}
-
-void TimeSeries::add_creation(Cycle at_cycle, std::uint32_t flits) {
-  if (!width_) return;
-  at(at_cycle).created_flits += flits;
 }
 
 Json TimeSeries::to_json(std::uint32_t nodes) const {

@@ -63,8 +63,13 @@ class TimeSeries {
  public:
   void configure(Cycle width) { width_ = width; }
   Cycle width() const { return width_; }
-  void add_ejection(Cycle at, std::uint32_t flits, Cycle packet_latency, Cycle network_latency);
-  void add_creation(Cycle at, std::uint32_t flits);
+  // Inline: nothing to do without windows (the common case; called per packet and message).
+  void add_ejection(Cycle at, std::uint32_t flits, Cycle packet_latency, Cycle network_latency) {
+    if (width_) add_ejection_at(at, flits, packet_latency, network_latency);
+  }
+  void add_creation(Cycle at, std::uint32_t flits) {
+    if (width_) at_window(at).created_flits += flits;
+  }
   // JSON arrays indexed by window: start cycle, ejected packets, ejected flits, created flits,
   // mean packet latency, mean network latency (null where no packet ejected).
   Json to_json(std::uint32_t nodes) const;
@@ -74,7 +79,8 @@ class TimeSeries {
   struct Window {
     std::uint64_t packets = 0, flits = 0, created_flits = 0, plat_sum = 0, nlat_sum = 0;
   };
-  Window& at(Cycle c);
+  Window& at_window(Cycle c);
+  void add_ejection_at(Cycle at, std::uint32_t flits, Cycle packet_latency, Cycle network_latency);
   Cycle width_ = 0;
   std::vector<Window> windows_;
 };

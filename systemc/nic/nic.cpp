@@ -121,8 +121,12 @@ void Nic::tick() {
       if (fc && cc) {
         fc->notify(domain_->awake_set(), slot_);
         cc->notify(domain_->awake_set(), slot_);
-        can_sleep_ = true;
       }
+      // Sleeps from its first evaluation by the domain's process on, whose edge count gives its
+      // cycle on waking (this edge may or may not be counted yet).
+      evaluate();
+      can_sleep_ = fc && cc;
+      return;
     }
     evaluate();
   });
@@ -132,21 +136,21 @@ void Nic::evaluate() {
   // Idle fast path: nothing queued or in flight and both input channels idle: no state changes.
   // idle_ caches idle() from the end of the last evaluation (b_transport clears it); the NIC is
   // evaluated at every rising edge while awake, so the cycle count just advances (it is read from
-  // the kernel's time at the first evaluation and on waking).
-  if (__builtin_expect(!counting_ || asleep_, 0)) {  // the cycles skipped asleep are the fast path's
+  // the kernel's time at the first evaluation and from the domain's edge count on waking).
+  if (__builtin_expect(asleep_, 0)) {  // the cycles skipped asleep are the fast path's
     asleep_ = false;
+    now_ = domain_->edge() + edge_offset_;
+  } else if (__builtin_expect(!counting_, 0)) {
     counting_ = true;
     now_ = sc_core::sc_time_stamp().value() / period_ps_;
   } else {
     ++now_;
   }
+  // (idle_ false means idle() was false at the end of the last evaluation, or the host posted
+  // since, or this is the first evaluation: without hooks nothing else changes the state between
+  // evaluations, so idle() is not asked again here; an idle first evaluation changes nothing.)
   if (idle_ && !flit_in_val_->fresh(flit_taken_) && !credit_in_val_->fresh(credit_taken_)) {
     sleep();  // woken by a channel change that brought nothing new (a clear, with waveforms on)
-    return;
-  }
-  if (!hooks_ && idle() && !flit_in_val_->fresh(flit_taken_) && !credit_in_val_->fresh(credit_taken_)) {
-    idle_ = true;
-    sleep();
     return;
   }
   if (!wakes_.empty()) wake_holds();
@@ -165,6 +169,10 @@ void Nic::sleep() {
   // Only from the idle state: the next evaluations would be the fast path until an input
   // channel changes (which wakes the NIC in the update phase) or b_transport posts (which wakes it).
   if (!can_sleep_) return;
+  if (!offset_known_) {  // evaluated by the domain's process: its edge count is this edge's
+    edge_offset_ = now_ - domain_->edge();
+    offset_known_ = true;
+  }
   asleep_ = true;
   domain_->sleep(slot_);
 }
@@ -213,37 +221,50 @@ void Nic::ingest_posted() {
 }
 
 void Nic::receive() {
+  // A flit or credit due at once (a 1-cycle link) with nothing older on its link skips the delay
+  // line: taken as the loop below would take it.
   const Flit& f = *flit_in_val_;
   if (f.fresh(flit_taken_)) {
     flit_taken_ = f.seq;
-    in_link_.push_back({now_ - 1 + env_.link_latency, f});
+    const Cycle due = now_ - 1 + env_.link_latency;
+    if (due <= now_ && in_link_.empty()) take_flit(f);
+    else in_link_.push_back({due, f});
   }
   while (!in_link_.empty() && in_link_.front().first <= now_) {
     const Flit g = in_link_.front().second;
     in_link_.pop_front();
-    if (g.vc >= env_.num_vcs) fail("flit " + to_text(g) + " on nonexistent VC");
-    if (++eject_occupancy_[g.vc] > env_.config.ejection_buffer)
-      fail("ejection buffer overflow on VC " + std::to_string(g.vc) + " (flit sent without a credit)");
-    if (__builtin_expect(eject_slow_, 0) && eject_waits(g)) {
-      // Stalled vnet, flits of this VC still waiting, or a data flit under a throttled host port:
-      // the flit stays in the buffer (drain_stalled).
-      eject_waiting_[g.vc].push_back(g);
-      ++eject_waiting_flits_;
-      continue;
-    }
-    eject_flit(g);
+    take_flit(g);
   }
   if (__builtin_expect(eject_waiting_flits_ != 0, 0)) drain_stalled();
   const CreditLanes& c = *credit_in_val_;
   if (c.fresh(credit_taken_)) {
     credit_taken_ = c.seq;
-    credit_link_.push_back({now_ - 1 + env_.link_latency, c});
+    const Cycle due = now_ - 1 + env_.link_latency;
+    if (due <= now_ && credit_link_.empty()) {
+      for (int k = 0; k < c.count; ++k) gives_.push_back(c.vc[k]);
+    } else {
+      credit_link_.push_back({due, c});
+    }
   }
   while (!credit_link_.empty() && credit_link_.front().first <= now_) {
     const CreditLanes& lanes = credit_link_.front().second;
     for (int k = 0; k < lanes.count; ++k) gives_.push_back(lanes.vc[k]);
     credit_link_.pop_front();
   }
+}
+
+void Nic::take_flit(const Flit& g) {
+  if (g.vc >= env_.num_vcs) fail("flit " + to_text(g) + " on nonexistent VC");
+  if (++eject_occupancy_[g.vc] > env_.config.ejection_buffer)
+    fail("ejection buffer overflow on VC " + std::to_string(g.vc) + " (flit sent without a credit)");
+  if (__builtin_expect(eject_slow_, 0) && eject_waits(g)) {
+    // Stalled vnet, flits of this VC still waiting, or a data flit under a throttled host port:
+    // the flit stays in the buffer (drain_stalled).
+    eject_waiting_[g.vc].push_back(g);
+    ++eject_waiting_flits_;
+    return;
+  }
+  eject_flit(g);
 }
 
 void Nic::eject_flit(const Flit& g) {

@@ -208,6 +208,8 @@ class Nic final : public sc_core::sc_module,
   bool idle() const;
   void ingest_posted();
   void receive();
+  // A flit off the ejection link: into the ejection buffer, and ejected unless it must wait.
+  [[gnu::always_inline]] inline void take_flit(const Flit& g);
   [[gnu::always_inline]] inline void eject_flit(const Flit& g);
   void eject(const Packet& p);
   void deliver_now(Packet& p);
@@ -318,9 +320,11 @@ class Nic final : public sc_core::sc_module,
   // the domain skips the NIC (its evaluation would be the fast path); the channels and
   // b_transport wake it. now_ is stale while asleep_: current() gives the cycle (of the domain's
   // last edge, which is what now_ would be: between two sc_start calls too).
-  bool can_sleep_ = false;  // in a domain, both input channels wake it
+  bool can_sleep_ = false;  // in a domain, both input channels wake it, evaluated once by its own process
   bool asleep_ = false;
   bool counting_ = false;   // now_ was read from the kernel's time (evaluate)
+  bool offset_known_ = false;
+  Cycle edge_offset_ = 0;   // now_ - domain_->edge() (modulo 2^64), set at the first sleep: now_ on waking
   std::size_t slot_ = 0;    // in domain_
   Cycle current() const { return asleep_ ? domain_->last_edge().value() / period_ps_ : now_; }
   // The input channels' current values (sc_signal keeps them at a fixed address).

@@ -8,17 +8,30 @@
 
 namespace ccnet {
 
+namespace {
+// The per-cycle probability of a geometric class's next arrival (a message, or a burst's start).
+double arrival_probability(const ResolvedClass& rc) {
+  return rc.config.process == InjectionProcess::Bursty ? rc.config.burst_start_probability() : rc.message_probability;
+}
+}  // namespace
+
 TrafficGenerator::TrafficGenerator(sc_core::sc_module_name name, std::uint32_t nodes, std::vector<ResolvedClass> classes,
                                    std::uint64_t seed, sc_core::sc_time period, DeliveredCount delivered)
     : sc_core::sc_module(name), classes_(std::move(classes)), delivered_(std::move(delivered)), period_ps_(period.value()) {
   for (std::uint32_t n = 0; n < nodes; ++n)
     sockets.push_back(std::make_unique<tlm_utils::simple_initiator_socket<TrafficGenerator>>(
         ("host_" + std::to_string(n)).c_str()));
+  payload_.set_command(tlm::TLM_WRITE_COMMAND);
+  payload_.set_data_ptr(reinterpret_cast<unsigned char*>(&request_));
+  payload_.set_data_length(sizeof request_);
+  payload_.set_streaming_width(sizeof request_);
+  arrivals_.configure(nodes, static_cast<std::uint32_t>(classes_.size()));
   waiting_.assign(classes_.size(), 0);
   sent_.resize(classes_.size());
   burst_.resize(classes_.size());
   sources_done_.assign(classes_.size(), 0);
   for (std::uint32_t c = 0; c < classes_.size(); ++c) {
+    arrival_log1m_.push_back(RngStream::log1m(arrival_probability(classes_[c])));
     arrival_rng_.emplace_back(seed, "traffic." + classes_[c].config.name + ".arrivals");
     size_rng_.emplace_back(seed, "traffic." + classes_[c].config.name + ".sizes");
     if (!active(classes_[c])) continue;
@@ -49,22 +62,21 @@ void TrafficGenerator::start_class(std::uint32_t cls, Cycle from) {
   const TrafficClassConfig& tc = classes_[cls].config;
   for (NodeId s : classes_[cls].sources) {
     if (tc.phase()) {  // a communication phase: every source posts all its flows at once
-      if (from < tc.stop) heap_.push(Arrival{from, cls, s});
+      if (from < tc.stop) arrivals_.push(Arrival(from, cls, s));
     } else if (tc.process == InjectionProcess::Periodic) {
       const Cycle at = add_cycles(from, arrival_rng_[cls].below(tc.period()));
-      if (at < tc.stop) heap_.push(Arrival{at, cls, s});
+      if (at < tc.stop) arrivals_.push(Arrival(at, cls, s));
     } else {
-      schedule(cls, s, from);
+      const Cycle at = next_arrival(cls, from);
+      if (at != kNever) arrivals_.push(Arrival(at, cls, s));
     }
   }
 }
 
-void TrafficGenerator::schedule(std::uint32_t cls, NodeId src, Cycle from) {
+Cycle TrafficGenerator::next_arrival(std::uint32_t cls, Cycle from) {
   const ResolvedClass& rc = classes_[cls];
-  const double p = rc.config.process == InjectionProcess::Bursty ? rc.config.burst_start_probability() : rc.message_probability;
-  const Cycle at = add_cycles(from, arrival_rng_[cls].geometric(p));
-  if (at >= rc.config.stop) return;
-  heap_.push(Arrival{at, cls, src});
+  const Cycle at = add_cycles(from, arrival_rng_[cls].geometric(arrival_probability(rc), arrival_log1m_[cls]));
+  return at >= rc.config.stop ? kNever : at;
 }
 
 void TrafficGenerator::sample_deliveries() {
@@ -106,7 +118,7 @@ Cycle TrafficGenerator::last_stop() const {
 }
 
 bool TrafficGenerator::waiting_for_deliveries(std::string* which) const {
-  if (classes_waiting_ == 0 || !heap_.empty()) return false;
+  if (classes_waiting_ == 0 || !arrivals_.empty()) return false;
   for (std::uint32_t c = 0; c < classes_.size(); ++c)
     if (waiting_[c]) {
       if (which) *which = classes_[c].config.name;
@@ -117,17 +129,13 @@ bool TrafficGenerator::waiting_for_deliveries(std::string* which) const {
 
 std::uint32_t TrafficGenerator::post(std::uint32_t cls, NodeId src, const NodeId* dst) {
   ResolvedClass& rc = classes_[cls];
-  MessageRequest req;
+  MessageRequest& req = request_;  // payload_'s data (its command, pointer and lengths are set once)
   req.dst = dst ? *dst : rc.pattern->destination(src);
   req.size = rc.config.size_max > rc.config.size
                  ? rc.config.size + static_cast<std::uint32_t>(size_rng_[cls].below(rc.config.size_max - rc.config.size + 1))
                  : rc.config.size;
   req.traffic_class = static_cast<std::uint8_t>(cls);
-  payload_.set_command(tlm::TLM_WRITE_COMMAND);
   payload_.set_address(req.dst);
-  payload_.set_data_ptr(reinterpret_cast<unsigned char*>(&req));
-  payload_.set_data_length(sizeof req);
-  payload_.set_streaming_width(sizeof req);
   payload_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   (*sockets[src])->b_transport(payload_, delay);
@@ -152,42 +160,43 @@ void TrafficGenerator::generate() {
       start_class(c, std::max(now, classes_[c].config.start));
     }
   }
-  while (!heap_.empty() && heap_.top().at <= now) {
-    const Arrival a = heap_.top();
-    heap_.pop();
-    ResolvedClass& rc = classes_[a.cls];
+  Arrival a(0, 0, 0);
+  while (arrivals_.take(now, a)) {
+    const std::uint32_t cls = a.cls();
+    const NodeId src = a.src();
+    ResolvedClass& rc = classes_[cls];
     if (rc.config.phase()) {
-      for (std::uint32_t k = 0; k < rc.config.flows; ++k) post(a.cls, a.src);
-      ++sources_done_[a.cls];
+      for (std::uint32_t k = 0; k < rc.config.flows; ++k) post(cls, src);
+      ++sources_done_[cls];
       continue;
     }
     std::uint32_t size = 0;
     if (rc.config.process == InjectionProcess::Bursty) {
-      Burst& b = burst_[a.cls][a.src];
+      Burst& b = burst_[cls][src];
       if (b.left == 0) {  // a new burst: its destination and length
-        b.dst = rc.pattern->destination(a.src);
-        b.left = 1 + arrival_rng_[a.cls].geometric(1.0 / rc.config.burst);
+        b.dst = rc.pattern->destination(src);
+        b.left = 1 + arrival_rng_[cls].geometric(1.0 / rc.config.burst);
       }
-      size = post(a.cls, a.src, &b.dst);
+      size = post(cls, src, &b.dst);
       --b.left;
     } else {
-      post(a.cls, a.src);
+      post(cls, src);
     }
-    if (rc.config.messages > 0 && ++sent_[a.cls][a.src] == rc.config.messages) {
-      ++sources_done_[a.cls];  // this source has sent its messages
-      continue;
-    }
-    if (rc.config.process == InjectionProcess::Bursty && burst_[a.cls][a.src].left > 0) {
-      const Cycle next = add_cycles(a.at, size);  // the next message of the burst, back to back
-      if (next < rc.config.stop) heap_.push(Arrival{next, a.cls, a.src});
+    Cycle next = kNever;
+    if (rc.config.messages > 0 && ++sent_[cls][src] == rc.config.messages) {
+      ++sources_done_[cls];  // this source has sent its messages
+    } else if (rc.config.process == InjectionProcess::Bursty && burst_[cls][src].left > 0) {
+      next = add_cycles(a.at, size);  // the next message of the burst, back to back
+      if (next >= rc.config.stop) next = kNever;
     } else if (rc.config.process == InjectionProcess::Bursty) {
-      schedule(a.cls, a.src, a.at + size);  // the idle gap after the burst's last flit
+      next = next_arrival(cls, a.at + size);  // the idle gap after the burst's last flit
     } else if (rc.config.process == InjectionProcess::Periodic) {
-      const Cycle next = add_cycles(a.at, rc.config.period());
-      if (next < rc.config.stop) heap_.push(Arrival{next, a.cls, a.src});
+      next = add_cycles(a.at, rc.config.period());
+      if (next >= rc.config.stop) next = kNever;
     } else {
-      schedule(a.cls, a.src, now + 1);
+      next = next_arrival(cls, now + 1);
     }
+    if (next != kNever) arrivals_.push(Arrival(next, cls, src));
   }
 }
 

@@ -14,13 +14,14 @@
 
 #include <functional>
 #include <memory>
-#include <queue>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <vector>
 
 #include "core/rng.hpp"
+#include "nic/host_message.hpp"
+#include "traffic/arrival_queue.hpp"
 #include "traffic/pattern.hpp"
 #include "traffic/traffic_config.hpp"
 
@@ -60,14 +61,6 @@ class TrafficGenerator : public sc_core::sc_module {
   const std::vector<ResolvedClass>& classes() const { return classes_; }
 
  private:
-  struct Arrival {
-    Cycle at;
-    std::uint32_t cls;
-    NodeId src;
-    bool operator>(const Arrival& o) const {
-      return at != o.at ? at > o.at : cls != o.cls ? cls > o.cls : src > o.src;
-    }
-  };
   void tick();  // generate() under process_error::guard
   void generate();
   // Posts one message of class `cls` from `src` (size drawn now; destination drawn now unless
@@ -76,7 +69,8 @@ class TrafficGenerator : public sc_core::sc_module {
   static bool active(const ResolvedClass& c);
   void sample_deliveries();
   void start_class(std::uint32_t cls, Cycle from);
-  void schedule(std::uint32_t cls, NodeId src, Cycle from);
+  // The next arrival of a geometric process after `from` (kNever at or past the class's stop).
+  Cycle next_arrival(std::uint32_t cls, Cycle from);
   bool class_done(std::uint32_t cls, Cycle now) const;
 
   std::vector<ResolvedClass> classes_;
@@ -93,10 +87,12 @@ class TrafficGenerator : public sc_core::sc_module {
     NodeId dst = 0;
   };
   std::vector<std::vector<Burst>> burst_;  // per bursty class, per node
-  std::priority_queue<Arrival, std::vector<Arrival>, std::greater<Arrival>> heap_;
+  ArrivalQueue arrivals_;  // pending arrivals, one per class and source
+  std::vector<double> arrival_log1m_;  // per class: RngStream::log1m of its arrival probability
   std::uint64_t posted_ = 0;
   std::uint64_t period_ps_;
   tlm::tlm_generic_payload payload_;
+  MessageRequest request_;  // payload_'s data
 };
 
 }  // namespace ccnet

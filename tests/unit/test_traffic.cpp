@@ -2,12 +2,14 @@
 // has a destination other than itself, and arrival times never overflow.
 #include <catch2/catch.hpp>
 
+#include <queue>
 #include <set>
 #include <stdexcept>
 
 #include <yaml-cpp/yaml.h>
 
 #include "core/registry.hpp"
+#include "traffic/arrival_queue.hpp"
 #include "traffic/pattern.hpp"
 #include "traffic/traffic_config.hpp"
 
@@ -186,4 +188,59 @@ TEST_CASE("bursty process: idle gaps sized for the offered load", "[traffic][req
   CHECK(c.burst_start_probability() == 1.0);
   c.rate = 0.0;
   CHECK(c.burst_start_probability() == 0.0);
+}
+
+TEST_CASE("arrival queue: taken in cycle then class then source order as a min-heap gives them", "[traffic][speed]") {
+  // The generator's pattern (one arrival per class and source, the next pushed after each take)
+  // plus what only the heap side holds: gaps beyond the wheel, arrivals before the cursor, a key
+  // twice in one cycle, a class and a source outside the configured ones.
+  const std::uint32_t nodes = 70, classes = 2;  // 140 keys: three words per slot
+  ArrivalQueue q;
+  q.configure(nodes, classes);
+  std::priority_queue<Arrival, std::vector<Arrival>, std::greater<Arrival>> ref;
+  RngStream rng(7, "test.arrivals");
+  auto push = [&](const Arrival& a) {
+    q.push(a);
+    ref.push(a);
+  };
+  for (std::uint32_t c = 0; c < classes; ++c)
+    for (NodeId s = 0; s < nodes; ++s) push(Arrival(rng.below(600), c, s));
+  push(Arrival(5, 0, 3));      // the same key twice in one cycle
+  push(Arrival(9, 2, 1));      // a class outside the configured ones
+  push(Arrival(9, 0, nodes));  // a source outside
+  std::uint64_t taken = 0;
+  for (Cycle now = 0; now < 5000; ++now) {
+    if (now == 1000) push(Arrival(400, 1, 7));  // before the cursor
+    Arrival a(0, 0, 0);
+    while (q.take(now, a)) {
+      REQUIRE_FALSE(ref.empty());
+      CHECK(a == ref.top());
+      CHECK(a.at <= now);
+      ref.pop();
+      ++taken;
+      // Next arrival: mostly within the wheel, sometimes far beyond it, never at or before now.
+      const Cycle gap = rng.below(10) == 0 ? 256 + rng.below(2000) : 1 + rng.below(40);
+      if (now + gap < 5000) push(Arrival(now + gap, a.cls(), a.src()));
+    }
+    CHECK((ref.empty() || ref.top().at > now));
+  }
+  CHECK(taken > 4000);  // about 5,700 with this seed
+  CHECK(q.size() == ref.size());
+}
+
+TEST_CASE("arrival queue: every arrival in the heap when the keys do not fit the wheel", "[traffic][speed]") {
+  ArrivalQueue q;
+  q.configure(1u << 17, 1);  // 131,072 keys: beyond kMaxWords
+  q.push(Arrival(3, 0, 5));
+  q.push(Arrival(3, 0, 2));
+  q.push(Arrival(1, 0, 9));
+  Arrival a(0, 0, 0);
+  CHECK_FALSE(q.take(0, a));
+  REQUIRE(q.take(3, a));
+  CHECK(a == Arrival(1, 0, 9));
+  REQUIRE(q.take(3, a));
+  CHECK(a == Arrival(3, 0, 2));
+  REQUIRE(q.take(3, a));
+  CHECK(a == Arrival(3, 0, 5));
+  CHECK(q.empty());
 }
