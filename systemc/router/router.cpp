@@ -499,6 +499,16 @@ void Router::allocate_vcs(bool after_switch) {
   // No waiting head is past its routing delay yet (e.g. heads that arrived this cycle): no grant.
   if (now_ < va_not_before_) return;
   if (!after_switch) va_not_before_ = 0;  // the heads left waiting may be ready from now on
+  if (va_list_.size() == 1) {
+    // One waiting head in the router (the common case below saturation): its output is the only
+    // one with a waiting head, so the pass is that output's (allocate_vcs_at, one head).
+    const std::uint32_t ref = va_list_[0];
+    const Queue& q = queue_ref(ref);
+    if (q.ready > now_ || (after_switch && !va_recheck_.contains(q.out_port))) return;
+    const VcId v = free_vc(ref, after_switch);
+    if (v != kNoVc) va_grant(q.out_port, ref, v, ready);
+    return;
+  }
   ActiveSet& outputs = after_switch ? va_recheck_ : va_outputs_;
   outputs.for_each([&](std::size_t o) {
     if (!va_waiting_[o].empty()) allocate_vcs_at(static_cast<PortId>(o), after_switch, ready);
@@ -566,6 +576,23 @@ void Router::va_grant(PortId out_port, std::uint32_t ref, VcId vc, Cycle ready) 
 }
 
 void Router::allocate_switch() {
+  const bool watch = env_.packets.watch() != nullptr;
+  const Cycle due = now_ + env_.config.delays.sw_alloc + env_.config.delays.traversal;
+  if (sa_list_.size() == 1 && allocator_.runs_core() && !probe_live_) {
+    // One queue competes (the common case below saturation): if it requests, the core's
+    // allocate() would grant it in the first pass of both stages (its no-conflict path), and its
+    // commit moves the two arbiters of that grant. Not while traced: the probe shows the
+    // requests and grants of the scratch vectors.
+    const std::uint32_t ref = sa_list_[0];
+    const Queue& q = queue_ref(ref);
+    if (q.flits == 0 || q.ready > now_ || out_space(q.out_port, q.out_vc) < 1) return;
+    const blocks::SwitchAllocator::Grant g{ref >> 16, ref & 0xffff, q.out_port, num_prio_ > 1 ? vc_prio_[q.out_vc] : 0u,
+                                           0, 0};
+    switch_grant(g, due, watch);
+    allocator_.commit_one(g);
+    counters_.last_progress = now_;
+    return;
+  }
   sa_requests_.clear();
   for (const std::uint32_t ref : sa_list_) {
     const Queue& q = queue_ref(ref);
@@ -576,56 +603,56 @@ void Router::allocate_switch() {
   }
   if (sa_requests_.empty()) return;
   if (sa_requests_.size() == 1 && allocator_.runs_core()) {
-    // One request (the common case below saturation): the core's allocate() grants it in the
-    // first pass of both stages (its no-conflict path); its arbiters move at commit as always.
+    // One request: as above, through the scratch vectors (a traced router, or several queues of
+    // which one requests).
     const auto& r = sa_requests_[0];
     sa_grants_.clear();
     sa_grants_.push_back(blocks::SwitchAllocator::Grant{r.input, r.req, r.output, num_prio_ > 1 ? r.prio : 0u, 0, 0});
   } else {
     allocator_.allocate(sa_requests_.data(), sa_requests_.size(), sa_grants_);
   }
-  const bool watch = env_.packets.watch() != nullptr;
-  const Cycle due = now_ + env_.config.delays.sw_alloc + env_.config.delays.traversal;
-  for (const auto& g : sa_grants_) {
-    const auto in_port = static_cast<PortId>(g.input);
-    InputPort& in = inputs_[in_port];
-    Queue& q = in.queues[g.req];
-    const auto in_vc = static_cast<VcId>(g.req / queues_per_vc_);
-    InputVc& ivc = in.vcs[in_vc];
-    const Slot s = pop_head(in, ivc, q);
-    if (!in.internal) return_credit(in_port, in_vc);
-    Flit f = s.flit;
-    f.vc = q.out_vc;
-    OutputPort& out = ports_[q.out_port];
-    if (cioq_) {
-      ++out.vcs[q.out_vc].reserved;
-      out.traversal.push_back({due, f});
-      trav_pending_.insert(q.out_port);
-    } else {
-      out.take.push_back(q.out_vc);
-      out_dirty_.insert(q.out_port);
-      Flit& p = pipe_at(q.out_port, due);
-      if (p.valid()) fail("two flits for output " + std::to_string(q.out_port) + " in one cycle");
-      p = f;
-      const std::size_t slot = due & pipe_mask_;
-      pipe_due_[slot * out_dirty_.words() + (q.out_port >> 6)] |= std::uint64_t{1} << (q.out_port & 63);
-      ++pipe_count_[slot];
-    }
-    if (watch && f.head) watch_switch_granted(f.packet);
-    ++in_traversal_;
-    if (f.head && hooks_)
-      hooks_->on_input_dequeue(*this, env_.packets[f.packet], input_state(in_port, in_vc, q, q.out_port, 1));
-    if (f.tail) {
-      out.vcs[q.out_vc].owned = false;
-      vc_released_ = true;
-      va_recheck_.insert(q.out_port);
-      list_remove(sa_list_, q);
-      if (q.flits > 0) start_head(in_port, g.req, q, now_);
-      else q.state = QueueState::Empty;
-    }
-  }
+  for (const auto& g : sa_grants_) switch_grant(g, due, watch);
   allocator_.commit(sa_grants_);
   counters_.last_progress = now_;
+}
+
+void Router::switch_grant(const blocks::SwitchAllocator::Grant& g, Cycle due, bool watch) {
+  const auto in_port = static_cast<PortId>(g.input);
+  InputPort& in = inputs_[in_port];
+  Queue& q = in.queues[g.req];
+  const auto in_vc = static_cast<VcId>(g.req / queues_per_vc_);
+  InputVc& ivc = in.vcs[in_vc];
+  const Slot s = pop_head(in, ivc, q);
+  if (!in.internal) return_credit(in_port, in_vc);
+  Flit f = s.flit;
+  f.vc = q.out_vc;
+  OutputPort& out = ports_[q.out_port];
+  if (cioq_) {
+    ++out.vcs[q.out_vc].reserved;
+    out.traversal.push_back({due, f});
+    trav_pending_.insert(q.out_port);
+  } else {
+    out.take.push_back(q.out_vc);
+    out_dirty_.insert(q.out_port);
+    Flit& p = pipe_at(q.out_port, due);
+    if (p.valid()) fail("two flits for output " + std::to_string(q.out_port) + " in one cycle");
+    p = f;
+    const std::size_t slot = due & pipe_mask_;
+    pipe_due_[slot * out_dirty_.words() + (q.out_port >> 6)] |= std::uint64_t{1} << (q.out_port & 63);
+    ++pipe_count_[slot];
+  }
+  if (watch && f.head) watch_switch_granted(f.packet);
+  ++in_traversal_;
+  if (f.head && hooks_)
+    hooks_->on_input_dequeue(*this, env_.packets[f.packet], input_state(in_port, in_vc, q, q.out_port, 1));
+  if (f.tail) {
+    out.vcs[q.out_vc].owned = false;
+    vc_released_ = true;
+    va_recheck_.insert(q.out_port);
+    list_remove(sa_list_, q);
+    if (q.flits > 0) start_head(in_port, g.req, q, now_);
+    else q.state = QueueState::Empty;
+  }
 }
 
 void Router::traverse() {

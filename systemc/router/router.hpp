@@ -235,6 +235,8 @@ class Router final : public sc_core::sc_module,
   void va_wait(std::uint32_t ref, Queue& q);
   void va_unwait(Queue& q);
   void allocate_switch();
+  // Grant g of this cycle's switch allocation: the queue's head leaves for its output (due: the cycle it is written there).
+  void switch_grant(const blocks::SwitchAllocator::Grant& g, Cycle due, bool watch);
   void traverse();
   // Input-queued: this cycle's switch traversals reach their outputs (the pipe, below).
   void reach_outputs() {
