@@ -24,6 +24,7 @@ Router::Router(sc_core::sc_module_name name, RouterId id, std::vector<RouterPort
   num_vcs_ = num_vnets * env_.vc_levels * vcs_per_level_;
   voq_ = cfg.voq;
   cioq_ = cfg.output_buffer > 0;
+  early_take_ = !cioq_;
   vct_ = cfg.flow_control == FlowControl::VirtualCutThrough;
   queues_per_vc_ = voq_ ? nports : 1u;
   if (num_vcs_ * queues_per_vc_ > 0xffff) fail("too many VCs x VOQs for one input port");
@@ -65,9 +66,11 @@ Router::Router(sc_core::sc_module_name name, RouterId id, std::vector<RouterPort
             blocks::OutputArbiterParams{num_vcs_, num_prio, spec.out_depth, kMaxCreditLanes, vct_}, env_.blocks,
             std::string(this->name()) + " output " + std::to_string(p));
       } else {
-        for (VcId v = 0; v < num_vcs_; ++v)
+        for (VcId v = 0; v < num_vcs_; ++v) {
           out.credits.emplace_back(blocks::CreditCounterParams{spec.out_depth, kMaxCreditLanes}, env_.blocks,
                                    std::string(this->name()) + " output " + std::to_string(p) + " vc " + std::to_string(v));
+          early_take_ = early_take_ && out.credits.back().runs_core();
+        }
       }
     }
     ports_.push_back(std::move(out));
@@ -120,6 +123,7 @@ Router::Router(sc_core::sc_module_name name, RouterId id, std::vector<RouterPort
   va_outputs_.resize(nports);
   va_recheck_.resize(nports);
   credit_dirty_.resize(nports);
+  credit_soon_.assign(credit_dirty_.words(), 0);
   trav_pending_.resize(nports);
   counters_.flits_out.assign(nports, 0);
   counters_.flits_in.assign(nports, 0);
@@ -135,6 +139,7 @@ Router::~Router() = default;
 void Router::attach(std::unique_ptr<RouterHooks> hooks) {
   hooks_ = std::move(hooks);
   hook_uses_ = hooks_ ? hooks_->uses() : 0;
+  early_take_ = early_take_ && !hooks_;
 }
 
 void Router::fail(const std::string& what) const {
@@ -223,6 +228,10 @@ void Router::evaluate() {
   if (cioq_ && oq_total_) arbitrate_links();
   if (hooks_) hooks_->tick(*this);
   if (!out_dirty_.empty() || !credit_dirty_.empty()) commit_and_write();
+  if (credit_soon_any_) {
+    credit_dirty_.take(credit_soon_.data());
+    credit_soon_any_ = false;
+  }
   if (probe_live_) update_probe();
   idle_ = !hooks_ && !probe_live_ && quiescent();
   if (can_sleep_ && !hooks_ && !probe_live_) sleep_if_waiting();
@@ -474,7 +483,8 @@ VcId Router::free_vc(std::uint32_t ref, bool after_switch) const {
     if (out.vcs[v].owned) continue;
     if (vct_) {
       if (size == 0) size = env_.packets[inputs_[ref >> 16].vcs[in_vc].slots[q.head].flit.packet].size;
-      // Input-queued: a credit taken by this cycle's switch grants is still in the counter.
+      // Input-queued: a credit taken by this cycle's switch grants is still in the counter (unless
+      // committed at the grant, early_take_: out.take is then empty).
       const auto taken = after_switch && !cioq_ ? static_cast<std::uint32_t>(std::count(out.take.begin(), out.take.end(), v)) : 0u;
       if (out_space(q.out_port, v) < size + taken) continue;
     }
@@ -632,8 +642,15 @@ void Router::switch_grant(const blocks::SwitchAllocator::Grant& g, Cycle due, bo
     out.traversal.push_back({due, f});
     trav_pending_.insert(q.out_port);
   } else {
-    out.take.push_back(q.out_vc);
-    out_dirty_.insert(q.out_port);
+    if (early_take_) {
+      // The credit counter's take committed now rather than at this cycle's edge
+      // (commit_and_write): nothing reads the count in between (no hooks), and the core's
+      // commit(0, true) now and commit(gives, false) later give its commit(gives, true).
+      if (!out.credits[q.out_vc].commit(0, true)) credit_violation(q.out_port);
+    } else {
+      out.take.push_back(q.out_vc);
+      out_dirty_.insert(q.out_port);
+    }
     Flit& p = pipe_at(q.out_port, due);
     if (p.valid()) fail("two flits for output " + std::to_string(q.out_port) + " in one cycle");
     p = f;
@@ -770,7 +787,7 @@ void Router::commit_port(PortId o, bool watch) {
     }
     out.take.clear();
   }
-  if (!ok) fail("credit counter violation on output " + std::to_string(o) + " (credits beyond buffer depth or taken when empty)");
+  if (!ok) credit_violation(o);
   out.gives.clear();
   const std::uint8_t seq = out.last_written.seq;
   if (f.valid()) {
@@ -796,9 +813,21 @@ void Router::commit_port(PortId o, bool watch) {
   if (!exact_ || !out.last_written.valid()) out_dirty_.erase(o);
 }
 
+void Router::credit_violation(PortId o) const {
+  fail("credit counter violation on output " + std::to_string(o) + " (credits beyond buffer depth or taken when empty)");
+}
+
 void Router::return_credit(PortId port, VcId vc) {
-  inputs_[port].credit_return.push_back({now_ + env_.config.delays.credit, vc});
-  if (port < ports_.size()) credit_dirty_.insert(port);  // the control source returns no credits
+  const Cycle delay = env_.config.delays.credit;
+  inputs_[port].credit_return.push_back({now_ + delay, vc});
+  if (port >= ports_.size()) return;  // the control source returns no credits
+  if (delay == 0) {
+    credit_dirty_.insert(port);
+  } else {
+    // Not due before the next cycle: visited from then on (evaluate merges credit_soon_).
+    credit_soon_[port >> 6] |= std::uint64_t{1} << (port & 63);
+    credit_soon_any_ = true;
+  }
 }
 
 void Router::scan_queue_heads() {

@@ -298,6 +298,7 @@ class Router final : public sc_core::sc_module,
   Slot pop_head(InputPort& in, InputVc& ivc, Queue& q);
   void drop_head_packet(PortId port, std::uint32_t qi, Queue& q);
   void return_credit(PortId port, VcId vc);
+  [[noreturn]] void credit_violation(PortId o) const;
   [[noreturn]] void fail(const std::string& what) const;
   BufferState input_state(PortId port, VcId vc, const Queue& q, PortId out, std::uint32_t head_outside) const;
 
@@ -352,6 +353,14 @@ class Router final : public sc_core::sc_module,
   std::vector<PortId> connected_;  // connected ports, ascending
   ActiveSet out_dirty_;     // outputs with a flit to send, credits due, a take, or a flit on the wire to clear
   ActiveSet credit_dirty_;  // inputs with credits to return or a credit on the wire to clear
+  // Inputs whose credits returned this cycle are not due before the next (credit delay > 0): they
+  // join credit_dirty_ after this cycle's commit_and_write, which has nothing to send for them.
+  std::vector<std::uint64_t> credit_soon_;  // words of credit_dirty_
+  bool credit_soon_any_ = false;
+  // Input-queued, no hooks, every credit counter running its C++ core: a switch grant commits its
+  // credit counter's take at once (switch_grant) instead of at the cycle's edge, so an output is
+  // not visited in commit_and_write for the take alone.
+  bool early_take_ = false;
   ActiveSet trav_pending_;  // CIOQ: outputs with flits crossing the switch
   // Input-queued: a flit that wins the switch at cycle g is written on its output at g + sw_alloc
   // + traversal; one output takes at most one flit per cycle, so the flits crossing the switch
