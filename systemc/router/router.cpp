@@ -612,18 +612,39 @@ void Router::allocate_switch() {
         ref >> 16, ref & 0xffff, q.out_port, vc_prio_[q.out_vc]});
   }
   if (sa_requests_.empty()) return;
-  if (sa_requests_.size() == 1 && allocator_.runs_core()) {
-    // One request: as above, through the scratch vectors (a traced router, or several queues of
-    // which one requests).
-    const auto& r = sa_requests_[0];
-    sa_grants_.clear();
-    sa_grants_.push_back(blocks::SwitchAllocator::Grant{r.input, r.req, r.output, num_prio_ > 1 ? r.prio : 0u, 0, 0});
-  } else {
-    allocator_.allocate(sa_requests_.data(), sa_requests_.size(), sa_grants_);
+  if (allocator_.runs_core() && conflict_free_grants()) {
+    // No two requests share an input or an output: the core's allocate() would grant them all in
+    // the first pass of both stages (its no-conflict path, grants in output order), and its
+    // commit moves each grant's two arbiters (commit_one per grant: every grant is of the first
+    // input pass, and each arbiter sees its moves in the same order).
+    for (const auto& g : sa_grants_) switch_grant(g, due, watch);
+    for (const auto& g : sa_grants_) allocator_.commit_one(g);
+    counters_.last_progress = now_;
+    return;
   }
+  allocator_.allocate(sa_requests_.data(), sa_requests_.size(), sa_grants_);
   for (const auto& g : sa_grants_) switch_grant(g, due, watch);
   allocator_.commit(sa_grants_);
   counters_.last_progress = now_;
+}
+
+bool Router::conflict_free_grants() {
+  if (inputs_.size() > 64) return false;  // ports fit one word (inputs_ includes the control source)
+  std::uint64_t in_seen = 0, out_seen = 0;
+  for (const auto& r : sa_requests_) {
+    const std::uint64_t ib = std::uint64_t{1} << r.input, ob = std::uint64_t{1} << r.output;
+    if ((in_seen & ib) != 0 || (out_seen & ob) != 0) return false;
+    in_seen |= ib;
+    out_seen |= ob;
+  }
+  // Every request granted, in output order (insertion sort: a handful of requests).
+  sa_grants_.clear();
+  for (const auto& r : sa_requests_) {
+    sa_grants_.push_back(blocks::SwitchAllocator::Grant{r.input, r.req, r.output, num_prio_ > 1 ? r.prio : 0u, 0, 0});
+    for (std::size_t k = sa_grants_.size() - 1; k > 0 && sa_grants_[k - 1].output > sa_grants_[k].output; --k)
+      std::swap(sa_grants_[k - 1], sa_grants_[k]);
+  }
+  return true;
 }
 
 void Router::switch_grant(const blocks::SwitchAllocator::Grant& g, Cycle due, bool watch) {

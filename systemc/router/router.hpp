@@ -237,6 +237,9 @@ class Router final : public sc_core::sc_module,
   void allocate_switch();
   // Grant g of this cycle's switch allocation: the queue's head leaves for its output (due: the cycle it is written there).
   void switch_grant(const blocks::SwitchAllocator::Grant& g, Cycle due, bool watch);
+  // C++ core only: when no two of sa_requests_ share an input or an output, fills sa_grants_ with
+  // the core's grants for them (all, in output order) and returns true.
+  bool conflict_free_grants();
   void traverse();
   // Input-queued: this cycle's switch traversals reach their outputs (the pipe, below).
   void reach_outputs() {
