@@ -771,6 +771,14 @@ void Router::commit_and_write() {
 void Router::commit_port(PortId o, bool watch) {
   OutputPort& out = ports_[o];
   Flit& sent = cioq_ ? out.send : pipe_at(o, now_);
+  if (early_take_ && !sent.valid() && out.gives.size() == 1 && !(exact_ && out.last_written.valid())) {
+    // One credit back and nothing to send or to clear (the common visit besides a flit's): that
+    // counter's give alone (no take is pending: early_take_).
+    if (!out.credits[out.gives[0]].commit(1, false)) credit_violation(o);
+    out.gives.clear();
+    out_dirty_.erase(o);
+    return;
+  }
   const Flit f = sent;
   if (f.valid() && f.head && hooks_) {
     // CIOQ: the output queue with the departing head flit still counted; otherwise the
