@@ -331,6 +331,7 @@ void Router::accept_flit(PortId port, const Flit& f) {
   InputVc& ivc = in.vcs[f.vc];
   PortId out_port = kNoPort;
   std::uint8_t level = 0;
+  std::uint32_t size = 0;
   if (f.head) {
     if (ivc.arriving_queue >= 0 || ivc.dropping)
       fail("head flit " + to_text(f) + " on input " + std::to_string(port) + " VC " + std::to_string(f.vc) +
@@ -350,6 +351,7 @@ void Router::accept_flit(PortId port, const Flit& f) {
     if (r.level >= env_.vc_levels) fail("routing chose VC level beyond the configured levels");
     out_port = r.port;
     level = r.level;
+    size = pkt.size;
     if (!ports_[r.port].spec.terminal()) pkt.hops = static_cast<std::uint16_t>(pkt.hops + 1);
     const std::uint32_t qi = queue_index(f.vc, out_port);
     ArrivalAction action = ArrivalAction::Accept;
@@ -389,6 +391,7 @@ void Router::accept_flit(PortId port, const Flit& f) {
   s.next = -1;
   s.out_port = out_port;
   s.level = level;
+  s.size = size;
   ++ivc.used;
   ++in.buffered;
   ++buffered_;
@@ -421,6 +424,7 @@ void Router::start_head(PortId port, std::uint32_t qi, Queue& q, Cycle earliest)
   q.state = QueueState::WaitVc;
   q.out_port = s.out_port;
   q.level = s.level;
+  q.size = s.size;
   q.out_vc = kNoVc;
   q.ready = std::max(earliest, s.arrival + env_.config.delays.routing);
   va_wait((static_cast<std::uint32_t>(port) << 16) | qi, q);
@@ -462,31 +466,19 @@ void Router::list_remove(std::vector<std::uint32_t>& list, Queue& q) {
   q.list_pos = -1;
 }
 
-std::uint32_t Router::out_space(PortId port, VcId vc) const {
-  const OutputPort& out = ports_[port];
-  if (cioq_) {
-    const OutputVc& ov = out.vcs[vc];
-    const auto used = static_cast<std::uint32_t>(ov.queue.size()) + ov.reserved;
-    return env_.config.output_buffer > used ? env_.config.output_buffer - used : 0;
-  }
-  return out.credits[vc].count();
-}
-
 VcId Router::free_vc(std::uint32_t ref, bool after_switch) const {
   const Queue& q = queue_ref(ref);
   const OutputPort& out = ports_[q.out_port];
   const auto in_vc = static_cast<VcId>((ref & 0xffff) / queues_per_vc_);
   const VcId base = vc_for(vc_vnet_[in_vc], q.level, 0);
-  std::uint32_t size = 0;  // the head packet's, looked up only when a VC is free
   for (std::uint32_t j = 0, c = va_vc_start_; j < vcs_per_level_; ++j, c = c + 1 == vcs_per_level_ ? 0 : c + 1) {
     const auto v = static_cast<VcId>(base + c);
     if (out.vcs[v].owned) continue;
     if (vct_) {
-      if (size == 0) size = env_.packets[inputs_[ref >> 16].vcs[in_vc].slots[q.head].flit.packet].size;
       // Input-queued: a credit taken by this cycle's switch grants is still in the counter (unless
       // committed at the grant, early_take_: out.take is then empty).
       const auto taken = after_switch && !cioq_ ? static_cast<std::uint32_t>(std::count(out.take.begin(), out.take.end(), v)) : 0u;
-      if (out_space(q.out_port, v) < size + taken) continue;
+      if (out_space(q.out_port, v) < q.size + taken) continue;
     }
     return v;
   }

@@ -166,6 +166,7 @@ class Router final : public sc_core::sc_module,
     std::int32_t next = -1;
     PortId out_port = kNoPort;  // head flits: routed output
     std::uint8_t level = 0;     // head flits: VC level
+    std::uint32_t size = 0;     // head flits: the packet's size in flits (VC allocation reads no packet)
   };
   enum class QueueState : std::uint8_t { Empty, WaitVc, Active };
   struct Queue {
@@ -175,6 +176,7 @@ class Router final : public sc_core::sc_module,
     PortId out_port = kNoPort;
     VcId out_vc = kNoVc;
     std::uint8_t level = 0;
+    std::uint32_t size = 0;  // the head packet's size in flits (from its slot)
     Cycle ready = 0;
     std::int32_t list_pos = -1;  // index in va_list_ / sa_list_
     std::int32_t va_out_pos = -1;  // index in va_waiting_[out_port] while waiting for a VC
@@ -288,7 +290,16 @@ class Router final : public sc_core::sc_module,
   [[gnu::cold]] void watch_ended(const Packet& p, PortId port, VcId vc, const char* what, const char* where);
 
   std::uint32_t queue_index(VcId vc, PortId out) const { return vc * queues_per_vc_ + (voq_ ? out : 0); }
-  std::uint32_t out_space(PortId port, VcId vc) const;  // room downstream (IQ) or in the output queue (CIOQ)
+  // Room downstream (IQ) or in the output queue (CIOQ).
+  std::uint32_t out_space(PortId port, VcId vc) const {
+    const OutputPort& out = ports_[port];
+    if (cioq_) {
+      const OutputVc& ov = out.vcs[vc];
+      const auto used = static_cast<std::uint32_t>(ov.queue.size()) + ov.reserved;
+      return env_.config.output_buffer > used ? env_.config.output_buffer - used : 0;
+    }
+    return out.credits[vc].count();
+  }
   VcId vc_for(std::uint8_t vnet, std::uint8_t level, std::uint32_t k) const {
     return static_cast<VcId>((vnet * env_.vc_levels + level) * vcs_per_level_ + k);
   }
