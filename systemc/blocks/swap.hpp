@@ -223,6 +223,8 @@ class CreditCounterSlot {
       : core_(p), alt_(src ? src->credit_counter(p, where) : nullptr) {}
   std::uint32_t count() const { return alt_ ? alt_->count() : core_.count(); }
   bool commit(std::uint32_t give, bool take) { return alt_ ? alt_->commit(give, take) : core_.commit(give, take); }
+  // Whether the C++ core answers (no other implementation swapped in).
+  bool runs_core() const { return !alt_; }
 
  private:
   CreditCounter core_;
@@ -262,8 +264,10 @@ class SwitchAllocatorSlot {
     else core_.commit(grants);
   }
   // Whether the C++ core answers (no other implementation swapped in): a caller may then take
-  // the core's documented results of allocate() without the call.
+  // the core's documented results of allocate() without the call, and commit a single grant of
+  // the input stage's first pass with commit_one.
   bool runs_core() const { return !alt_; }
+  void commit_one(const SwitchAllocator::Grant& g) { core_.commit_one(g); }  // only when runs_core()
 
  private:
   SwitchAllocator core_;

@@ -57,6 +57,12 @@ class SwitchAllocator {
   void allocate(const Request* reqs, std::size_t n, std::vector<Grant>& grants);
   // Clock edge: advance the arbiters for the grants allocate() returned (all of them used).
   void commit(const std::vector<Grant>& grants);
+  // commit({g}) for a single grant proposed in the input stage's first pass (in_rank 0), without
+  // the vector: the same two arbiter moves.
+  void commit_one(const Grant& g) {
+    out_arb_[g.output].commit(static_cast<int>(g.input), g.prio, true);
+    in_arb_[g.input].commit(static_cast<int>(g.req), g.prio, true);
+  }
 
   const SwitchAllocatorParams& params() const { return p_; }
   const RrArbiter& input_arbiter(unsigned i) const { return in_arb_[i]; }

@@ -18,6 +18,7 @@ class ActiveSet {
   }
   void insert(std::size_t i) { words_[i >> 6] |= std::uint64_t{1} << (i & 63); }
   void erase(std::size_t i) { words_[i >> 6] &= ~(std::uint64_t{1} << (i & 63)); }
+  bool contains(std::size_t i) const { return (words_[i >> 6] >> (i & 63)) & 1u; }
   // The set as words() 64-bit words, bit i%64 of word i/64 for index i; merge adds the members
   // of such words (of a set of the same size).
   std::size_t words() const { return words_.size(); }

@@ -24,6 +24,7 @@ Router::Router(sc_core::sc_module_name name, RouterId id, std::vector<RouterPort
   num_vcs_ = num_vnets * env_.vc_levels * vcs_per_level_;
   voq_ = cfg.voq;
   cioq_ = cfg.output_buffer > 0;
+  early_take_ = !cioq_;
   vct_ = cfg.flow_control == FlowControl::VirtualCutThrough;
   queues_per_vc_ = voq_ ? nports : 1u;
   if (num_vcs_ * queues_per_vc_ > 0xffff) fail("too many VCs x VOQs for one input port");
@@ -65,9 +66,11 @@ Router::Router(sc_core::sc_module_name name, RouterId id, std::vector<RouterPort
             blocks::OutputArbiterParams{num_vcs_, num_prio, spec.out_depth, kMaxCreditLanes, vct_}, env_.blocks,
             std::string(this->name()) + " output " + std::to_string(p));
       } else {
-        for (VcId v = 0; v < num_vcs_; ++v)
+        for (VcId v = 0; v < num_vcs_; ++v) {
           out.credits.emplace_back(blocks::CreditCounterParams{spec.out_depth, kMaxCreditLanes}, env_.blocks,
                                    std::string(this->name()) + " output " + std::to_string(p) + " vc " + std::to_string(v));
+          early_take_ = early_take_ && out.credits.back().runs_core();
+        }
       }
     }
     ports_.push_back(std::move(out));
@@ -120,6 +123,7 @@ Router::Router(sc_core::sc_module_name name, RouterId id, std::vector<RouterPort
   va_outputs_.resize(nports);
   va_recheck_.resize(nports);
   credit_dirty_.resize(nports);
+  credit_soon_.assign(credit_dirty_.words(), 0);
   trav_pending_.resize(nports);
   counters_.flits_out.assign(nports, 0);
   counters_.flits_in.assign(nports, 0);
@@ -135,6 +139,7 @@ Router::~Router() = default;
 void Router::attach(std::unique_ptr<RouterHooks> hooks) {
   hooks_ = std::move(hooks);
   hook_uses_ = hooks_ ? hooks_->uses() : 0;
+  early_take_ = early_take_ && !hooks_;
 }
 
 void Router::fail(const std::string& what) const {
@@ -264,6 +269,10 @@ void Router::evaluate() {
   if (cioq_ && oq_total_) arbitrate_links();
   if (hooks_) hooks_->tick(*this);
   if (!out_dirty_.empty() || !credit_dirty_.empty()) commit_and_write();
+  if (credit_soon_any_) {
+    credit_dirty_.take(credit_soon_.data());
+    credit_soon_any_ = false;
+  }
   if (probe_live_) update_probe();
   idle_ = !hooks_ && !probe_live_ && quiescent();
   if (can_sleep_ && !hooks_ && !probe_live_) sleep_if_waiting();
@@ -355,6 +364,7 @@ void Router::accept_flit(PortId port, const Flit& f) {
   InputVc& ivc = in.vcs[f.vc];
   PortId out_port = kNoPort;
   std::uint8_t level = 0;
+  std::uint32_t size = 0;
   if (f.head) {
     if (ivc.arriving_queue >= 0 || ivc.dropping)
       fail("head flit " + to_text(f) + " on input " + std::to_string(port) + " VC " + std::to_string(f.vc) +
@@ -374,6 +384,7 @@ void Router::accept_flit(PortId port, const Flit& f) {
     if (r.level >= env_.vc_levels) fail("routing chose VC level beyond the configured levels");
     out_port = r.port;
     level = r.level;
+    size = pkt.size;
     if (!ports_[r.port].spec.terminal()) pkt.hops = static_cast<std::uint16_t>(pkt.hops + 1);
     const std::uint32_t qi = queue_index(f.vc, out_port);
     ArrivalAction action = ArrivalAction::Accept;
@@ -413,6 +424,7 @@ void Router::accept_flit(PortId port, const Flit& f) {
   s.next = -1;
   s.out_port = out_port;
   s.level = level;
+  s.size = size;
   ++ivc.used;
   ++in.buffered;
   ++buffered_;
@@ -445,6 +457,7 @@ void Router::start_head(PortId port, std::uint32_t qi, Queue& q, Cycle earliest)
   q.state = QueueState::WaitVc;
   q.out_port = s.out_port;
   q.level = s.level;
+  q.size = s.size;
   q.out_vc = kNoVc;
   q.ready = std::max(earliest, s.arrival + env_.config.delays.routing);
   va_wait((static_cast<std::uint32_t>(port) << 16) | qi, q);
@@ -486,30 +499,19 @@ void Router::list_remove(std::vector<std::uint32_t>& list, Queue& q) {
   q.list_pos = -1;
 }
 
-std::uint32_t Router::out_space(PortId port, VcId vc) const {
-  const OutputPort& out = ports_[port];
-  if (cioq_) {
-    const OutputVc& ov = out.vcs[vc];
-    const auto used = static_cast<std::uint32_t>(ov.queue.size()) + ov.reserved;
-    return env_.config.output_buffer > used ? env_.config.output_buffer - used : 0;
-  }
-  return out.credits[vc].count();
-}
-
 VcId Router::free_vc(std::uint32_t ref, bool after_switch) const {
   const Queue& q = queue_ref(ref);
   const OutputPort& out = ports_[q.out_port];
   const auto in_vc = static_cast<VcId>((ref & 0xffff) / queues_per_vc_);
   const VcId base = vc_for(vc_vnet_[in_vc], q.level, 0);
-  std::uint32_t size = 0;  // the head packet's, looked up only when a VC is free
   for (std::uint32_t j = 0, c = va_vc_start_; j < vcs_per_level_; ++j, c = c + 1 == vcs_per_level_ ? 0 : c + 1) {
     const auto v = static_cast<VcId>(base + c);
     if (out.vcs[v].owned) continue;
     if (vct_) {
-      if (size == 0) size = env_.packets[inputs_[ref >> 16].vcs[in_vc].slots[q.head].flit.packet].size;
-      // Input-queued: a credit taken by this cycle's switch grants is still in the counter.
+      // Input-queued: a credit taken by this cycle's switch grants is still in the counter (unless
+      // committed at the grant, early_take_: out.take is then empty).
       const auto taken = after_switch && !cioq_ ? static_cast<std::uint32_t>(std::count(out.take.begin(), out.take.end(), v)) : 0u;
-      if (out_space(q.out_port, v) < size + taken) continue;
+      if (out_space(q.out_port, v) < q.size + taken) continue;
     }
     return v;
   }
@@ -532,6 +534,16 @@ void Router::allocate_vcs(bool after_switch) {
   // No waiting head is past its routing delay yet (e.g. heads that arrived this cycle): no grant.
   if (now_ < va_not_before_) return;
   if (!after_switch) va_not_before_ = 0;  // the heads left waiting may be ready from now on
+  if (va_list_.size() == 1) {
+    // One waiting head in the router (the common case below saturation): its output is the only
+    // one with a waiting head, so the pass is that output's (allocate_vcs_at, one head).
+    const std::uint32_t ref = va_list_[0];
+    const Queue& q = queue_ref(ref);
+    if (q.ready > now_ || (after_switch && !va_recheck_.contains(q.out_port))) return;
+    const VcId v = free_vc(ref, after_switch);
+    if (v != kNoVc) va_grant(q.out_port, ref, v, ready);
+    return;
+  }
   ActiveSet& outputs = after_switch ? va_recheck_ : va_outputs_;
   outputs.for_each([&](std::size_t o) {
     if (!va_waiting_[o].empty()) allocate_vcs_at(static_cast<PortId>(o), after_switch, ready);
@@ -599,6 +611,23 @@ void Router::va_grant(PortId out_port, std::uint32_t ref, VcId vc, Cycle ready) 
 }
 
 void Router::allocate_switch() {
+  const bool watch = env_.packets.watch() != nullptr;
+  const Cycle due = now_ + env_.config.delays.sw_alloc + env_.config.delays.traversal;
+  if (sa_list_.size() == 1 && allocator_.runs_core() && !probe_live_) {
+    // One queue competes (the common case below saturation): if it requests, the core's
+    // allocate() would grant it in the first pass of both stages (its no-conflict path), and its
+    // commit moves the two arbiters of that grant. Not while traced: the probe shows the
+    // requests and grants of the scratch vectors.
+    const std::uint32_t ref = sa_list_[0];
+    const Queue& q = queue_ref(ref);
+    if (q.flits == 0 || q.ready > now_ || out_space(q.out_port, q.out_vc) < 1) return;
+    const blocks::SwitchAllocator::Grant g{ref >> 16, ref & 0xffff, q.out_port, num_prio_ > 1 ? vc_prio_[q.out_vc] : 0u,
+                                           0, 0};
+    switch_grant(g, due, watch);
+    allocator_.commit_one(g);
+    counters_.last_progress = now_;
+    return;
+  }
   sa_requests_.clear();
   for (const std::uint32_t ref : sa_list_) {
     const Queue& q = queue_ref(ref);
@@ -608,57 +637,85 @@ void Router::allocate_switch() {
         ref >> 16, ref & 0xffff, q.out_port, vc_prio_[q.out_vc]});
   }
   if (sa_requests_.empty()) return;
-  if (sa_requests_.size() == 1 && allocator_.runs_core()) {
-    // One request (the common case below saturation): the core's allocate() grants it in the
-    // first pass of both stages (its no-conflict path); its arbiters move at commit as always.
-    const auto& r = sa_requests_[0];
-    sa_grants_.clear();
-    sa_grants_.push_back(blocks::SwitchAllocator::Grant{r.input, r.req, r.output, num_prio_ > 1 ? r.prio : 0u, 0, 0});
-  } else {
-    allocator_.allocate(sa_requests_.data(), sa_requests_.size(), sa_grants_);
+  if (allocator_.runs_core() && conflict_free_grants()) {
+    // No two requests share an input or an output: the core's allocate() would grant them all in
+    // the first pass of both stages (its no-conflict path, grants in output order), and its
+    // commit moves each grant's two arbiters (commit_one per grant: every grant is of the first
+    // input pass, and each arbiter sees its moves in the same order).
+    for (const auto& g : sa_grants_) switch_grant(g, due, watch);
+    for (const auto& g : sa_grants_) allocator_.commit_one(g);
+    counters_.last_progress = now_;
+    return;
   }
-  const bool watch = env_.packets.watch() != nullptr;
-  const Cycle due = now_ + env_.config.delays.sw_alloc + env_.config.delays.traversal;
-  for (const auto& g : sa_grants_) {
-    const auto in_port = static_cast<PortId>(g.input);
-    InputPort& in = inputs_[in_port];
-    Queue& q = in.queues[g.req];
-    const auto in_vc = static_cast<VcId>(g.req / queues_per_vc_);
-    InputVc& ivc = in.vcs[in_vc];
-    const Slot s = pop_head(in, ivc, q);
-    if (!in.internal) return_credit(in_port, in_vc);
-    Flit f = s.flit;
-    f.vc = q.out_vc;
-    OutputPort& out = ports_[q.out_port];
-    if (cioq_) {
-      ++out.vcs[q.out_vc].reserved;
-      out.traversal.push_back({due, f});
-      trav_pending_.insert(q.out_port);
+  allocator_.allocate(sa_requests_.data(), sa_requests_.size(), sa_grants_);
+  for (const auto& g : sa_grants_) switch_grant(g, due, watch);
+  allocator_.commit(sa_grants_);
+  counters_.last_progress = now_;
+}
+
+bool Router::conflict_free_grants() {
+  if (inputs_.size() > 64) return false;  // ports fit one word (inputs_ includes the control source)
+  std::uint64_t in_seen = 0, out_seen = 0;
+  for (const auto& r : sa_requests_) {
+    const std::uint64_t ib = std::uint64_t{1} << r.input, ob = std::uint64_t{1} << r.output;
+    if ((in_seen & ib) != 0 || (out_seen & ob) != 0) return false;
+    in_seen |= ib;
+    out_seen |= ob;
+  }
+  // Every request granted, in output order (insertion sort: a handful of requests).
+  sa_grants_.clear();
+  for (const auto& r : sa_requests_) {
+    sa_grants_.push_back(blocks::SwitchAllocator::Grant{r.input, r.req, r.output, num_prio_ > 1 ? r.prio : 0u, 0, 0});
+    for (std::size_t k = sa_grants_.size() - 1; k > 0 && sa_grants_[k - 1].output > sa_grants_[k].output; --k)
+      std::swap(sa_grants_[k - 1], sa_grants_[k]);
+  }
+  return true;
+}
+
+void Router::switch_grant(const blocks::SwitchAllocator::Grant& g, Cycle due, bool watch) {
+  const auto in_port = static_cast<PortId>(g.input);
+  InputPort& in = inputs_[in_port];
+  Queue& q = in.queues[g.req];
+  const auto in_vc = static_cast<VcId>(g.req / queues_per_vc_);
+  InputVc& ivc = in.vcs[in_vc];
+  const Slot s = pop_head(in, ivc, q);
+  if (!in.internal) return_credit(in_port, in_vc);
+  Flit f = s.flit;
+  f.vc = q.out_vc;
+  OutputPort& out = ports_[q.out_port];
+  if (cioq_) {
+    ++out.vcs[q.out_vc].reserved;
+    out.traversal.push_back({due, f});
+    trav_pending_.insert(q.out_port);
+  } else {
+    if (early_take_) {
+      // The credit counter's take committed now rather than at this cycle's edge
+      // (commit_and_write): nothing reads the count in between (no hooks), and the core's
+      // commit(0, true) now and commit(gives, false) later give its commit(gives, true).
+      if (!out.credits[q.out_vc].commit(0, true)) credit_violation(q.out_port);
     } else {
       out.take.push_back(q.out_vc);
       out_dirty_.insert(q.out_port);
-      Flit& p = pipe_at(q.out_port, due);
-      if (p.valid()) fail("two flits for output " + std::to_string(q.out_port) + " in one cycle");
-      p = f;
-      const std::size_t slot = due & pipe_mask_;
-      pipe_due_[slot * out_dirty_.words() + (q.out_port >> 6)] |= std::uint64_t{1} << (q.out_port & 63);
-      ++pipe_count_[slot];
     }
-    if (watch && f.head) watch_switch_granted(f.packet);
-    ++in_traversal_;
-    if (f.head && hooks_)
-      hooks_->on_input_dequeue(*this, env_.packets[f.packet], input_state(in_port, in_vc, q, q.out_port, 1));
-    if (f.tail) {
-      out.vcs[q.out_vc].owned = false;
-      vc_released_ = true;
-      va_recheck_.insert(q.out_port);
-      list_remove(sa_list_, q);
-      if (q.flits > 0) start_head(in_port, g.req, q, now_);
-      else q.state = QueueState::Empty;
-    }
+    Flit& p = pipe_at(q.out_port, due);
+    if (p.valid()) fail("two flits for output " + std::to_string(q.out_port) + " in one cycle");
+    p = f;
+    const std::size_t slot = due & pipe_mask_;
+    pipe_due_[slot * out_dirty_.words() + (q.out_port >> 6)] |= std::uint64_t{1} << (q.out_port & 63);
+    ++pipe_count_[slot];
   }
-  allocator_.commit(sa_grants_);
-  counters_.last_progress = now_;
+  if (watch && f.head) watch_switch_granted(f.packet);
+  ++in_traversal_;
+  if (f.head && hooks_)
+    hooks_->on_input_dequeue(*this, env_.packets[f.packet], input_state(in_port, in_vc, q, q.out_port, 1));
+  if (f.tail) {
+    out.vcs[q.out_vc].owned = false;
+    vc_released_ = true;
+    va_recheck_.insert(q.out_port);
+    list_remove(sa_list_, q);
+    if (q.flits > 0) start_head(in_port, g.req, q, now_);
+    else q.state = QueueState::Empty;
+  }
 }
 
 void Router::traverse() {
@@ -739,6 +796,14 @@ void Router::commit_and_write() {
 void Router::commit_port(PortId o, bool watch) {
   OutputPort& out = ports_[o];
   Flit& sent = cioq_ ? out.send : pipe_at(o, now_);
+  if (early_take_ && !sent.valid() && out.gives.size() == 1 && !(exact_ && out.last_written.valid())) {
+    // One credit back and nothing to send or to clear (the common visit besides a flit's): that
+    // counter's give alone (no take is pending: early_take_).
+    if (!out.credits[out.gives[0]].commit(1, false)) credit_violation(o);
+    out.gives.clear();
+    out_dirty_.erase(o);
+    return;
+  }
   const Flit f = sent;
   if (f.valid() && f.head && hooks_) {
     // CIOQ: the output queue with the departing head flit still counted; otherwise the
@@ -776,7 +841,7 @@ void Router::commit_port(PortId o, bool watch) {
     }
     out.take.clear();
   }
-  if (!ok) fail("credit counter violation on output " + std::to_string(o) + " (credits beyond buffer depth or taken when empty)");
+  if (!ok) credit_violation(o);
   out.gives.clear();
   const std::uint8_t seq = out.last_written.seq;
   if (f.valid()) {
@@ -802,9 +867,21 @@ void Router::commit_port(PortId o, bool watch) {
   if (!exact_ || !out.last_written.valid()) out_dirty_.erase(o);
 }
 
+void Router::credit_violation(PortId o) const {
+  fail("credit counter violation on output " + std::to_string(o) + " (credits beyond buffer depth or taken when empty)");
+}
+
 void Router::return_credit(PortId port, VcId vc) {
-  inputs_[port].credit_return.push_back({now_ + env_.config.delays.credit, vc});
-  if (port < ports_.size()) credit_dirty_.insert(port);  // the control source returns no credits
+  const Cycle delay = env_.config.delays.credit;
+  inputs_[port].credit_return.push_back({now_ + delay, vc});
+  if (port >= ports_.size()) return;  // the control source returns no credits
+  if (delay == 0) {
+    credit_dirty_.insert(port);
+  } else {
+    // Not due before the next cycle: visited from then on (evaluate merges credit_soon_).
+    credit_soon_[port >> 6] |= std::uint64_t{1} << (port & 63);
+    credit_soon_any_ = true;
+  }
 }
 
 void Router::scan_queue_heads() {

@@ -168,6 +168,7 @@ class Router final : public sc_core::sc_module,
     std::int32_t next = -1;
     PortId out_port = kNoPort;  // head flits: routed output
     std::uint8_t level = 0;     // head flits: VC level
+    std::uint32_t size = 0;     // head flits: the packet's size in flits (VC allocation reads no packet)
   };
   enum class QueueState : std::uint8_t { Empty, WaitVc, Active };
   struct Queue {
@@ -177,6 +178,7 @@ class Router final : public sc_core::sc_module,
     PortId out_port = kNoPort;
     VcId out_vc = kNoVc;
     std::uint8_t level = 0;
+    std::uint32_t size = 0;  // the head packet's size in flits (from its slot)
     Cycle ready = 0;
     std::int32_t list_pos = -1;  // index in va_list_ / sa_list_
     std::int32_t va_out_pos = -1;  // index in va_waiting_[out_port] while waiting for a VC
@@ -237,6 +239,11 @@ class Router final : public sc_core::sc_module,
   void va_wait(std::uint32_t ref, Queue& q);
   void va_unwait(Queue& q);
   void allocate_switch();
+  // Grant g of this cycle's switch allocation: the queue's head leaves for its output (due: the cycle it is written there).
+  void switch_grant(const blocks::SwitchAllocator::Grant& g, Cycle due, bool watch);
+  // C++ core only: when no two of sa_requests_ share an input or an output, fills sa_grants_ with
+  // the core's grants for them (all, in output order) and returns true.
+  bool conflict_free_grants();
   void traverse();
   // Input-queued: this cycle's switch traversals reach their outputs (the pipe, below).
   void reach_outputs() {
@@ -285,7 +292,16 @@ class Router final : public sc_core::sc_module,
   [[gnu::cold]] void watch_ended(const Packet& p, PortId port, VcId vc, const char* what, const char* where);
 
   std::uint32_t queue_index(VcId vc, PortId out) const { return vc * queues_per_vc_ + (voq_ ? out : 0); }
-  std::uint32_t out_space(PortId port, VcId vc) const;  // room downstream (IQ) or in the output queue (CIOQ)
+  // Room downstream (IQ) or in the output queue (CIOQ).
+  std::uint32_t out_space(PortId port, VcId vc) const {
+    const OutputPort& out = ports_[port];
+    if (cioq_) {
+      const OutputVc& ov = out.vcs[vc];
+      const auto used = static_cast<std::uint32_t>(ov.queue.size()) + ov.reserved;
+      return env_.config.output_buffer > used ? env_.config.output_buffer - used : 0;
+    }
+    return out.credits[vc].count();
+  }
   VcId vc_for(std::uint8_t vnet, std::uint8_t level, std::uint32_t k) const {
     return static_cast<VcId>((vnet * env_.vc_levels + level) * vcs_per_level_ + k);
   }
@@ -298,6 +314,7 @@ class Router final : public sc_core::sc_module,
   Slot pop_head(InputPort& in, InputVc& ivc, Queue& q);
   void drop_head_packet(PortId port, std::uint32_t qi, Queue& q);
   void return_credit(PortId port, VcId vc);
+  [[noreturn]] void credit_violation(PortId o) const;
   [[noreturn]] void fail(const std::string& what) const;
   BufferState input_state(PortId port, VcId vc, const Queue& q, PortId out, std::uint32_t head_outside) const;
 
@@ -352,6 +369,14 @@ class Router final : public sc_core::sc_module,
   std::vector<PortId> connected_;  // connected ports, ascending
   ActiveSet out_dirty_;     // outputs with a flit to send, credits due, a take, or a flit on the wire to clear
   ActiveSet credit_dirty_;  // inputs with credits to return or a credit on the wire to clear
+  // Inputs whose credits returned this cycle are not due before the next (credit delay > 0): they
+  // join credit_dirty_ after this cycle's commit_and_write, which has nothing to send for them.
+  std::vector<std::uint64_t> credit_soon_;  // words of credit_dirty_
+  bool credit_soon_any_ = false;
+  // Input-queued, no hooks, every credit counter running its C++ core: a switch grant commits its
+  // credit counter's take at once (switch_grant) instead of at the cycle's edge, so an output is
+  // not visited in commit_and_write for the take alone.
+  bool early_take_ = false;
   ActiveSet trav_pending_;  // CIOQ: outputs with flits crossing the switch
   // Input-queued: a flit that wins the switch at cycle g is written on its output at g + sw_alloc
   // + traversal; one output takes at most one flit per cycle, so the flits crossing the switch

@@ -84,3 +84,36 @@ TEST_CASE("switch_allocator: requests outside its contract throw a message namin
   sa.allocate(&ok, 1, g);
   CHECK(g.size() == 1);
 }
+
+TEST_CASE("switch_allocator: requests without a shared input or output are all granted in output order, and commit_one moves the arbiters as commit", "[switch_allocator]") {
+  // What the router relies on when it grants conflict-free requests itself (Router::conflict_free_grants).
+  SwitchAllocator a({6, 5, 4, 2, 1, 1}), b({6, 5, 4, 2, 1, 1});
+  std::uint64_t x = 777;
+  auto rnd = [&](unsigned n) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<unsigned>((x >> 33) % n);
+  };
+  std::vector<SwitchAllocator::Grant> ga, gb;
+  for (int cycle = 0; cycle < 2000; ++cycle) {
+    std::vector<SwitchAllocator::Request> reqs;
+    std::vector<bool> out_used(5);
+    for (unsigned i = 0; i < 6; ++i) {
+      const unsigned o = rnd(5);
+      if (rnd(3) == 0 || out_used[o]) continue;
+      out_used[o] = true;
+      reqs.push_back({i, rnd(4), o, rnd(2)});
+    }
+    a.allocate(reqs.data(), reqs.size(), ga);
+    REQUIRE(ga.size() == reqs.size());
+    for (std::size_t k = 0; k + 1 < ga.size(); ++k) REQUIRE(ga[k].output < ga[k + 1].output);
+    for (const auto& g : ga) REQUIRE(g.in_rank == 0);
+    b.allocate(reqs.data(), reqs.size(), gb);
+    REQUIRE(gb.size() == ga.size());
+    a.commit(ga);
+    for (const auto& g : gb) b.commit_one(g);
+    for (unsigned i = 0; i < 6; ++i)
+      for (unsigned lv = 0; lv < 2; ++lv) REQUIRE(a.input_arbiter(i).pointer(lv) == b.input_arbiter(i).pointer(lv));
+    for (unsigned o = 0; o < 5; ++o)
+      for (unsigned lv = 0; lv < 2; ++lv) REQUIRE(a.output_arbiter(o).pointer(lv) == b.output_arbiter(o).pointer(lv));
+  }
+}
