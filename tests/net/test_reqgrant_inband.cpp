@@ -124,6 +124,14 @@ TEST_CASE("reqgrant_inband: without piggybacking every request and grant is a co
   CHECK(cc["control_packets"].get<std::uint64_t>() >= cc["request_messages"].get<std::uint64_t>());
 }
 
+TEST_CASE("reqgrant_inband: with throttle_granted the hotspots keep the invariants", "[net][reqgrant][inband]") {
+  const auto r = test::run_yaml(clos16("{mechanism: reqgrant_inband, throttle_granted: true}", kHotspots, kSim));
+  check_invariants(r, 8);
+  const double hot = r.stats()["classes"]["hotspot"]["throughput"]["ejected"]["mean"].get<double>();
+  INFO("hotspot throughput " << hot);
+  CHECK(hot > 0.9);
+}
+
 TEST_CASE("reqgrant_inband: zero-load delay is three fabric crossings", "[net][reqgrant][inband]") {
   const std::string light = "  classes: [{name: u, rate: 0.002, size: 8, stop: 22000}]\n";
   const auto r = test::run_yaml(clos16("{mechanism: reqgrant_inband}", light, "{warmup: 2000, measure: 20000}"));

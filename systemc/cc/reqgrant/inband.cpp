@@ -68,6 +68,10 @@ const config::Schema& InbandParams::schema() {
                "packet to that node (the paper gives none; 16 = 2 packet times at 8 flits); it goes at once when full, "
                "when the flow has nothing else requested (requests), or when no data to that node is granted (grants)",
                {0, 1u << 20})
+        .field("throttle_granted", &InbandParams::throttle_granted, false,
+               "the throttle u also counts packets granted and not yet injected (section 6.5's \"outstanding requested "
+               "packets per VOQ\" read as requested and not yet sent); false: requested and not yet granted, as the "
+               "central scheduler's pr < u (section 5.1)")
         .field("egress_credit_latency", &InbandParams::egress_credit_latency, 1u,
                "cycles from an in-order delivery to the freed slot at the egress adapter's own output arbiter", {1, 1000})
         .choice("order", &Params::order, VisitOrder::Random, {{"random", VisitOrder::Random}, {"common", VisitOrder::Common}},
@@ -255,11 +259,14 @@ class InbandAdapter final : public NicHooks {
     std::uint32_t path;
   };
 
-  // Every packet to d the throttle allows requesting joins d's next request.
+  // Every packet to d the throttle allows requesting joins d's next request. The throttle counts
+  // the packets requested and not granted, and with throttle_granted also those granted and not
+  // yet injected (a freed unit then returns at injection, and its request rides on that packet).
   void refill(Cycle now, NodeId d) {
     const std::uint64_t unrequested = voq_[d] - pr_[d] - rg_[d];
-    if (unrequested == 0 || pr_[d] >= p_.u) return;
-    const auto add = static_cast<std::uint32_t>(std::min<std::uint64_t>(unrequested, p_.u - pr_[d]));
+    const std::uint32_t out = pr_[d] + (p_.throttle_granted ? rg_[d] : 0);
+    if (unrequested == 0 || out >= p_.u) return;
+    const auto add = static_cast<std::uint32_t>(std::min<std::uint64_t>(unrequested, p_.u - out));
     pr_[d] += add;
     pr_total_ += add;
     req_out_[d] += add;
