@@ -188,6 +188,42 @@ TEST_CASE("reqgrant_inband: requests combine, grants gate injection and pin the 
   CHECK_THROWS(h->on_packet_formed(nic, bad));
 }
 
+TEST_CASE("reqgrant_inband: with throttle_granted a granted packet holds its throttle unit until it is injected",
+          "[reqgrant][inband]") {
+  // u = 6, a 10-packet message to node 0: 6 requested, then a grant of 3 arrives. By default the
+  // grant frees 3 units at once (pr = 3 < u) and 3 more packets are requested before any is sent;
+  // with throttle_granted the 3 granted packets still count, so nothing more is requested until a
+  // packet is formed, and that packet carries the request for the one unit it freed.
+  for (const bool held : {false, true}) {
+    Setup s(std::string("{mechanism: reqgrant_inband, request_combine: 6, u: 6, throttle_granted: ") + (held ? "true" : "false") +
+            "}");
+    test::FakeNic nic(s.packets, 1, 4);
+    CounterSet c;
+    auto h = s.hooks(nic, c);
+    MessageInfo m;
+    m.dst = 0;
+    m.packets = 10;
+    m.flits = 80;
+    h->on_message(nic, m, true);
+    h->injection_policy()->set_ready(0, true);
+    nic.cycle = 0;
+    h->tick(nic);
+    REQUIRE(nic.sent.size() == 1);
+    CHECK(nic.sent_packet(0).payload[kInbandReqWord] == 6);
+    h->on_control(nic, s.control(0, 1, 0, 3, 0));
+    for (nic.cycle = 1; nic.cycle < 40; ++nic.cycle) h->tick(nic);
+    CHECK(value(c, "requested_packets") == (held ? 6u : 9u));  // the 3 freed units went as a request after control_wait
+    Packet& p = s.packets.allocate();
+    p.kind = PacketKind::Data;
+    p.src = 1;
+    p.dst = 0;
+    h->on_packet_formed(nic, p);
+    CHECK(p.payload[kInbandReqWord] == (held ? 1u : 0u));
+    CHECK(value(c, "requested_packets") == (held ? 7u : 9u));
+    CHECK(value(c, "pending_requests_peak") == 6);
+  }
+}
+
 TEST_CASE("reqgrant_inband: configuration errors name the key", "[reqgrant][inband]") {
   CHECK_THROWS_WITH(Setup("{mechanism: reqgrant_inband, crosspoint: 200, reorder_buffer: 100}"),
                     Catch::Contains("cc.reorder_buffer"));

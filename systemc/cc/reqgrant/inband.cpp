@@ -68,6 +68,10 @@ const config::Schema& InbandParams::schema() {
                "packet to that node (the paper gives none; 16 = 2 packet times at 8 flits); it goes at once when full, "
                "when the flow has nothing else requested (requests), or when no data to that node is granted (grants)",
                {0, 1u << 20})
+        .field("throttle_granted", &InbandParams::throttle_granted, false,
+               "the throttle u also counts packets granted and not yet injected (section 6.5's \"outstanding requested "
+               "packets per VOQ\" read as requested and not yet sent); false: requested and not yet granted, as the "
+               "central scheduler's pr < u (section 5.1)")
         .field("egress_credit_latency", &InbandParams::egress_credit_latency, 1u,
                "cycles from an in-order delivery to the freed slot at the egress adapter's own output arbiter", {1, 1000})
         .choice("order", &Params::order, VisitOrder::Random, {{"random", VisitOrder::Random}, {"common", VisitOrder::Common}},
@@ -134,7 +138,10 @@ class InbandAdapter final : public NicHooks {
         req_peak_(c.counter("request_counter_peak", CounterSet::Merge::Max)),
         reorder_peak_(c.counter("reorder_peak", CounterSet::Merge::Max)), resequenced_(c.counter("resequenced_packets")),
         reseq_wait_(c.counter("resequencing_wait_cycles")), in_order_(c.counter("in_order_packets")),
-        order_violations_(c.counter("host_order_violations")) {}
+        order_violations_(c.counter("host_order_violations")), arb_pacing_(c.counter("arbiter_pacing_cycles")),
+        arb_idle_(c.counter("arbiter_idle_cycles")), arb_blocked_(c.counter("arbiter_blocked_cycles")),
+        slot_cycles_(c.counter("reserved_slot_cycles")), held_grant_cycles_(c.counter("held_grant_cycles")),
+        starved_(c.counter("ingress_starved_cycles")) {}
 
   std::uint32_t uses() const override { return kDeliveryHold; }
   InjectionPolicy* injection_policy() override { return &policy_; }
@@ -196,16 +203,30 @@ class InbandAdapter final : public NicHooks {
     if (voq_total_ > pr_total_ + rg_total_)
       for (NodeId d = 0; d < s_.n; ++d) refill(now, d);
     // The output arbiter: one packet per packet time.
+    const bool measuring = api.measuring();
     if (now >= next_grant_) {
       const blocks::CreditArbiter::Grant g = arbiter_.pick();
       if (g.valid()) {
         arbiter_.commit(g);
         const auto i = static_cast<NodeId>(g.input);
         gnt_out_[i].push_back(g.path);
+        ++gnt_out_total_;
         if (gnt_since_[i] == kNone) gnt_since_[i] = now;
         ++grants_;
         next_grant_ = now + s_.pt;
+        if (measuring) ++arb_pacing_;
+      } else if (measuring) {
+        ++(arbiter_.pending() == 0 ? arb_idle_ : arb_blocked_);
       }
+    } else if (measuring) {
+      ++arb_pacing_;
+    }
+    arbiter_totals();
+    if (measuring) {
+      // Where this output's reserved slots and this input's grants are (docs/outputs.md).
+      slot_cycles_ += taken_;
+      held_grant_cycles_ += rg_total_;
+      if (voq_total_ > 0 && rg_total_ == 0) ++starved_;
     }
     // At most one control packet per cycle, round robin over the nodes with information due.
     for (std::uint32_t k = 0; k < s_.n; ++k) {
@@ -238,14 +259,18 @@ class InbandAdapter final : public NicHooks {
     std::uint32_t path;
   };
 
-  // Every packet to d the throttle allows requesting joins d's next request.
+  // Every packet to d the throttle allows requesting joins d's next request. The throttle counts
+  // the packets requested and not granted, and with throttle_granted also those granted and not
+  // yet injected (a freed unit then returns at injection, and its request rides on that packet).
   void refill(Cycle now, NodeId d) {
     const std::uint64_t unrequested = voq_[d] - pr_[d] - rg_[d];
-    if (unrequested == 0 || pr_[d] >= p_.u) return;
-    const auto add = static_cast<std::uint32_t>(std::min<std::uint64_t>(unrequested, p_.u - pr_[d]));
+    const std::uint32_t out = pr_[d] + (p_.throttle_granted ? rg_[d] : 0);
+    if (unrequested == 0 || out >= p_.u) return;
+    const auto add = static_cast<std::uint32_t>(std::min<std::uint64_t>(unrequested, p_.u - out));
     pr_[d] += add;
     pr_total_ += add;
     req_out_[d] += add;
+    req_out_total_ += add;
     if (req_since_[d] == kNone) req_since_[d] = now;
     pr_peak_ = std::max<std::uint64_t>(pr_peak_, pr_[d]);
   }
@@ -276,6 +301,7 @@ class InbandAdapter final : public NicHooks {
       const std::uint32_t n = std::min(req_out_[d], p_.request_combine);
       p.payload[kInbandReqWord] = n;
       req_out_[d] -= n;
+      req_out_total_ -= n;
       req_since_[d] = req_out_[d] ? now : kNone;
       ++requests_;
       requested_ += n;
@@ -289,13 +315,13 @@ class InbandAdapter final : public NicHooks {
         g.pop_front();
         ++n;
       }
+      gnt_out_total_ -= n;
       p.payload[kInbandGrantWord] = n;
       p.payload[kInbandPathWord] = first;
       gnt_since_[d] = g.empty() ? kNone : now;
       ++grant_msgs_;
       any = true;
     }
-    recount();
     return any;
   }
 
@@ -321,7 +347,7 @@ class InbandAdapter final : public NicHooks {
       rg_total_ += static_cast<std::uint32_t>(n);
       grants_received_ += n;
     }
-    recount();
+    arbiter_totals();
   }
 
   // A packet over middle switch `path` reached the host in order: its slot returns.
@@ -336,16 +362,10 @@ class InbandAdapter final : public NicHooks {
     }
   }
 
-  // Waveform totals (cheap enough: N is small where anyone traces).
-  void recount() {
+  // The output arbiter's request and slot totals (waveforms; slots also for reserved_slot_cycles).
+  void arbiter_totals() {
     pending_ = static_cast<std::uint32_t>(arbiter_.pending());
     taken_ = arbiter_.credits_taken();
-    req_out_total_ = 0;
-    gnt_out_total_ = 0;
-    for (NodeId d = 0; d < s_.n; ++d) {
-      req_out_total_ += req_out_[d];
-      gnt_out_total_ += static_cast<std::uint32_t>(gnt_out_[d].size());
-    }
   }
 
   const InbandParams& p_;
@@ -374,6 +394,7 @@ class InbandAdapter final : public NicHooks {
   std::uint32_t pr_total_ = 0, rg_total_ = 0, req_out_total_ = 0, gnt_out_total_ = 0, pending_ = 0, taken_ = 0;
   std::uint64_t &requests_, &requested_, &grant_msgs_, &grants_, &grants_received_, &ctl_packets_, &piggy_req_, &piggy_gnt_;
   std::uint64_t &pr_peak_, &req_peak_, &reorder_peak_, &resequenced_, &reseq_wait_, &in_order_, &order_violations_;
+  std::uint64_t &arb_pacing_, &arb_idle_, &arb_blocked_, &slot_cycles_, &held_grant_cycles_, &starved_;
 };
 
 class Inband final : public Mechanism {

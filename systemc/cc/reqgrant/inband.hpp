@@ -21,6 +21,7 @@ struct InbandParams : Params {
   std::uint32_t grant_combine = 20;  // packets one grant may carry (section 6.5: up to 20)
   bool piggyback = true;             // requests and grants ride on data to their destination (section 6.5)
   std::uint32_t control_wait = 16;   // cycles a request/grant may wait to combine or for a data packet to carry it
+  bool throttle_granted = false;     // u also counts packets granted and not yet injected
   std::uint32_t egress_credit_latency = 1;  // cycles from an in-order delivery to the local arbiter's credit
 
   static const config::Schema& schema();
