@@ -240,15 +240,11 @@ void Nic::receive() {
   if (c.fresh(credit_taken_)) {
     credit_taken_ = c.seq;
     const Cycle due = now_ - 1 + env_.link_latency;
-    if (due <= now_ && credit_link_.empty()) {
-      for (int k = 0; k < c.count; ++k) gives_.push_back(c.vc[k]);
-    } else {
-      credit_link_.push_back({due, c});
-    }
+    if (due <= now_ && credit_link_.empty()) take_credit(c);
+    else credit_link_.push_back({due, c});
   }
   while (!credit_link_.empty() && credit_link_.front().first <= now_) {
-    const CreditLanes& lanes = credit_link_.front().second;
-    for (int k = 0; k < lanes.count; ++k) gives_.push_back(lanes.vc[k]);
+    take_credit(credit_link_.front().second);
     credit_link_.pop_front();
   }
 }

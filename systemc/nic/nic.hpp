@@ -210,6 +210,10 @@ class Nic final : public sc_core::sc_module,
   void receive();
   // A flit off the ejection link: into the ejection buffer, and ejected unless it must wait.
   [[gnu::always_inline]] inline void take_flit(const Flit& g);
+  // A credit from the router arrives: its lanes' VCs are given back at this cycle's commit.
+  void take_credit(const CreditLanes& c) {
+    for (int k = 0; k < c.count; ++k) gives_.push_back(c.vc[k]);
+  }
   [[gnu::always_inline]] inline void eject_flit(const Flit& g);
   void eject(const Packet& p);
   void deliver_now(Packet& p);

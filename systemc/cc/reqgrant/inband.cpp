@@ -410,9 +410,7 @@ class Inband final : public Mechanism {
     return std::make_unique<InbandAdapter>(p_, s_, ctl_, nic, seed_, c);
   }
   std::unique_ptr<RouterHooks> router_hooks(RouterApi& r, CounterSet& c) const override {
-    bool has_node = false;
-    for (PortId port = 0; port < r.num_ports(); ++port) has_node |= r.port(port).terminal();
-    return has_node ? std::make_unique<InvariantObserver>(s_.m, false, c) : nullptr;
+    return edge_observer(r, s_.m, false, c);
   }
 
  private:
@@ -425,11 +423,8 @@ class Inband final : public Mechanism {
 }  // namespace
 
 std::unique_ptr<Mechanism> InbandParams::create(const MechanismContext& ctx) const {
-  const auto* t = dynamic_cast<const MultistageTopology*>(&ctx.topology);
-  if (!t || t->name() != "clos")
-    throw config::ConfigError(fmt::format("cc.mechanism: reqgrant_inband runs on a three-stage Clos (topology.type: clos), not '{}'",
-                                          ctx.topology.name()));
-  const Shape s{t->num_nodes(), t->k(), ctx.nic.max_packet};
+  const MultistageTopology& t = require_clos(ctx, "reqgrant_inband");
+  const Shape s{t.num_nodes(), t.k(), ctx.nic.max_packet};
   if (reorder_buffer < s.m * crosspoint)
     throw config::ConfigError(fmt::format("cc.reorder_buffer: {} packets cannot hold what the reservations allow in flight to one "
                                           "output (M x cc.crosspoint = {} x {} = {})",

@@ -1,11 +1,15 @@
 // The switch side of the request/grant mechanisms (reqgrant.cpp, inband.cpp): hooks on the A/C
-// routers that only observe the paper's invariants (notes R15).
+// routers that only observe the paper's invariants (notes R15), and the fabric both run on.
 #pragma once
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 
 #include "cc/mechanism.hpp"
+#include "topology/multistage.hpp"
 
 namespace ccnet::reqgrant {
 
@@ -36,5 +40,22 @@ class InvariantObserver final : public RouterHooks {
   bool all_data_;  // netvoq: every vnet carries data (one per destination)
   std::uint64_t &xp_peak_, &oq_peak_, &stall_;
 };
+
+// The observer on the routers with adapters attached (the A/C routers, level 0 of the folded
+// Clos); none on the middle switches.
+inline std::unique_ptr<RouterHooks> edge_observer(RouterApi& r, std::uint32_t m, bool all_vnets_data, CounterSet& c) {
+  for (PortId port = 0; port < r.num_ports(); ++port)
+    if (r.port(port).terminal()) return std::make_unique<InvariantObserver>(m, all_vnets_data, c);
+  return nullptr;
+}
+
+// The three-stage Clos a request/grant mechanism runs on; `who` names it in the error.
+inline const MultistageTopology& require_clos(const MechanismContext& ctx, const char* who) {
+  const auto* t = dynamic_cast<const MultistageTopology*>(&ctx.topology);
+  if (!t || t->name() != "clos")
+    throw config::ConfigError(fmt::format("cc.mechanism: {} runs on a three-stage Clos (topology.type: clos), not '{}'", who,
+                                          ctx.topology.name()));
+  return *t;
+}
 
 }  // namespace ccnet::reqgrant

@@ -734,10 +734,7 @@ class ReqGrant final : public Mechanism {
     return std::make_unique<Adapter>(p_, s_, nic.id(), c);
   }
   std::unique_ptr<RouterHooks> router_hooks(RouterApi& r, CounterSet& c) const override {
-    // A/C routers are the ones with adapters attached (level 0 of the folded Clos).
-    bool has_node = false;
-    for (PortId port = 0; port < r.num_ports(); ++port) has_node |= r.port(port).terminal();
-    return has_node ? std::make_unique<InvariantObserver>(s_.m, p_.scheme == Scheme::NetVoq, c) : nullptr;
+    return edge_observer(r, s_.m, p_.scheme == Scheme::NetVoq, c);
   }
   void build(NetworkBuilder& b) const override {
     if (ungated(p_.scheme)) return;  // no control plane
@@ -771,11 +768,8 @@ class ReqGrant final : public Mechanism {
 }  // namespace
 
 std::unique_ptr<Mechanism> Params::create(const MechanismContext& ctx) const {
-  const auto* t = dynamic_cast<const MultistageTopology*>(&ctx.topology);
-  if (!t || t->name() != "clos")
-    throw config::ConfigError(fmt::format("cc.mechanism: this mechanism runs on a three-stage Clos (topology.type: clos), not '{}'",
-                                          ctx.topology.name()));
-  const Shape s{t->num_nodes(), t->k()};
+  const MultistageTopology& t = require_clos(ctx, "this mechanism");
+  const Shape s{t.num_nodes(), t.k()};
   if (scheme == Scheme::Reserve && scheduler == SchedulerDesign::Distributed && s.m > 8)
     throw config::ConfigError(fmt::format("cc.scheduler: the distributed scheduler's credit wires hold at most 8 switches per stage, not {}", s.m));
   if (scheme == Scheme::Reserve && reorder_buffer < s.m * crosspoint)
