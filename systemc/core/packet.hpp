@@ -69,12 +69,26 @@ class PacketPool {
   PacketPool(const PacketPool&) = delete;
   PacketPool& operator=(const PacketPool&) = delete;
 
-  // Returns a fresh packet with every field at its default and a valid id.
-  Packet& allocate();
+  // Returns a fresh packet with every field at its default and a valid id (inline: once per
+  // packet; a new slot, while the pool grows, out of line).
+  Packet& allocate() {
+    if (__builtin_expect(free_.empty(), 0)) return allocate_new();
+    const PacketId id = free_.back();
+    free_.pop_back();
+    Packet& p = (*this)[id];
+    p = Packet{};
+    p.id = id;
+    ++allocated_total_;
+    return p;
+  }
   // A single-flit control packet of `kind` from `src` to `dst` about packet `about`: carries its
   // message, seq and traffic class; created at `now`.
   Packet& control(PacketKind kind, const Packet& about, NodeId src, NodeId dst, Cycle now);
-  void release(PacketId id);
+  void release(PacketId id) {
+    if (__builtin_expect(id >= size_ || (*this)[id].id != id, 0)) not_live(id);
+    (*this)[id].id = kNoPacket;
+    free_.push_back(id);
+  }
 
   static constexpr unsigned kChunkBits = 12;
   Packet& operator[](PacketId id) { return chunks_[id >> kChunkBits][id & ((1u << kChunkBits) - 1)]; }
@@ -96,6 +110,8 @@ class PacketPool {
   void set_watch(PacketWatch* w);
 
  private:
+  Packet& allocate_new();
+  [[noreturn]] void not_live(PacketId id) const;
   std::vector<std::unique_ptr<Packet[]>> chunks_;
   std::size_t size_ = 0;
   std::vector<PacketId> free_;

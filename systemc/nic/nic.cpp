@@ -51,6 +51,7 @@ void Nic::attach(std::unique_ptr<NicHooks> hooks) {
   policy_ = own ? own : &round_robin_;
   own_policy_ = own != nullptr;
   policy_clocked_ = policy_->clocked();
+  rare_ = rare_ || policy_clocked_;
 }
 
 Nic::~Nic() = default;
@@ -85,8 +86,9 @@ void Nic::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   // Stamped with the posting cycle (plus the initiator's annotated delay); visible from the
   // next cycle on.
   const Cycle at = (sc_core::sc_time_stamp() + delay).value() / period_ps_;
+  posted_due_ = posted_.empty() ? at : std::min(posted_due_, at);
   posted_.push_back({at, req});
-  idle_ = false;
+  // (idle_ stays: it ignores posted messages, which evaluate() tests itself.)
   if (asleep_) domain_->wake(slot_);
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
@@ -100,14 +102,19 @@ bool Nic::get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi&) { return 
 
 unsigned int Nic::transport_dbg(tlm::tlm_generic_payload&) { return 0; }
 
-bool Nic::idle() const {
-  if (!posted_.empty() || queued_messages_ || data_stream_.busy() || control_queued_ || !in_link_.empty() ||
-      !credit_link_.empty() || !credit_return_.empty() || !gives_.empty() || policy_clocked_ ||
-      (exact_ && (last_written_.valid() || !last_credit_written_.empty())) || eject_waiting_flits_ != 0 ||
-      retx_stream_.busy() || !scheduled_.empty() || !wakes_.empty())
+bool Nic::idle() {
+  // (gives_ is empty here: commit_and_write takes every credit given.)
+  if (queued_messages_ || data_stream_.busy() || control_pending_ || !in_link_.empty() ||
+      !credit_link_.empty() || !credit_return_.empty() ||
+      (exact_ && (last_written_.valid() || !last_credit_written_.empty())))
     return false;
-  for (const auto& s : control_streams_)
-    if (s.busy()) return false;
+  return !rare_ || rare_idle();
+}
+
+bool Nic::rare_idle() {
+  if (policy_clocked_ || eject_waiting_flits_ != 0 || retx_stream_.busy() || !scheduled_.empty() || !wakes_.empty())
+    return false;
+  rare_ = false;
   return true;
 }
 
@@ -134,9 +141,10 @@ void Nic::tick() {
 
 void Nic::evaluate() {
   // Idle fast path: nothing queued or in flight and both input channels idle: no state changes.
-  // idle_ caches idle() from the end of the last evaluation (b_transport clears it); the NIC is
-  // evaluated at every rising edge while awake, so the cycle count just advances (it is read from
-  // the kernel's time at the first evaluation and from the domain's edge count on waking).
+  // idle_ caches idle() from the end of the last evaluation (which leaves out the host's posted
+  // messages); the NIC is evaluated at every rising edge while awake, so the cycle count just
+  // advances (it is read from the kernel's time at the first evaluation and from the domain's
+  // edge count on waking).
   if (__builtin_expect(asleep_, 0)) {  // the cycles skipped asleep are the fast path's
     asleep_ = false;
     now_ = domain_->edge() + edge_offset_;
@@ -146,11 +154,19 @@ void Nic::evaluate() {
   } else {
     ++now_;
   }
-  // (idle_ false means idle() was false at the end of the last evaluation, or the host posted
-  // since, or this is the first evaluation: without hooks nothing else changes the state between
+  // (idle_ false means idle() was false at the end of the last evaluation, or this is the first
+  // evaluation: without hooks nothing but the host's posts changes the state between
   // evaluations, so idle() is not asked again here; an idle first evaluation changes nothing.)
-  if (idle_ && !flit_in_val_->fresh(flit_taken_) && !credit_in_val_->fresh(credit_taken_)) {
-    sleep();  // woken by a channel change that brought nothing new (a clear, with waveforms on)
+  if (idle_ && (posted_.empty() || posted_due_ >= now_)) {
+    // Nothing queued or in flight, and what the host posted (at this cycle or later, by a host
+    // that ran before this evaluation) is not visible yet: only the input channels bring work.
+    if (!flit_in_val_->fresh(flit_taken_) && !credit_in_val_->fresh(credit_taken_)) {
+      // Woken by a channel change that brought nothing new (a clear, with waveforms on), or by a
+      // post: nothing changes now (awake, for the cycle the post becomes visible).
+      if (posted_.empty()) sleep();
+      return;
+    }
+    evaluate_input();
     return;
   }
   if (!wakes_.empty()) wake_holds();
@@ -162,7 +178,22 @@ void Nic::evaluate() {
   commit_and_write();
   if (probe_live_) update_probe();
   idle_ = !hooks_ && idle();
-  if (idle_) sleep();
+  if (idle_ && posted_.empty()) sleep();
+}
+
+void Nic::evaluate_input() {
+  // evaluate() from the idle state (no hooks) with a flit or credit on an input channel: the
+  // steps that can change anything then. Nothing is queued or streaming, so the injection policy
+  // grants nothing and only an answer formed at ejection (an ACK) can start a stream.
+  receive();
+  if (control_queued_) {
+    start_streams();
+    send_flit();
+  }
+  commit_and_write();
+  if (probe_live_) update_probe();
+  idle_ = idle();
+  if (idle_ && posted_.empty()) sleep();
 }
 
 void Nic::sleep() {
@@ -218,6 +249,7 @@ void Nic::ingest_posted() {
       hooks_->on_message(*this, MessageInfo{m.id, m.dst, m.size, m.packets, m.traffic_class, m.created}, was_empty);
   }
   posted_.resize(kept);
+  for (std::size_t k = 0; k < kept; ++k) posted_due_ = k == 0 ? posted_[0].first : std::min(posted_due_, posted_[k].first);
 }
 
 void Nic::receive() {
@@ -258,6 +290,7 @@ void Nic::take_flit(const Flit& g) {
     // the flit stays in the buffer (drain_stalled).
     eject_waiting_[g.vc].push_back(g);
     ++eject_waiting_flits_;
+    rare_ = true;
     return;
   }
   eject_flit(g);
@@ -400,6 +433,7 @@ void Nic::send_control(Packet& p) {
   if (p.created == 0) p.created = now_;
   control_queues_[p.vnet].push_back(p.id);
   ++control_queued_;
+  ++control_pending_;
 }
 
 VcId Nic::choose_vc(std::uint8_t vnet, VcId exclude) const {
@@ -427,7 +461,10 @@ void Nic::update_ready(NodeId dst) { policy_set_ready(dst, send_queues_[dst].hea
 
 void Nic::hold(NodeId dst, Cycle until) {
   hold_until_[dst] = until;
-  if (until > now_ && until != kNever) wakes_.push({until, dst});
+  if (until > now_ && until != kNever) {
+    wakes_.push({until, dst});
+    rare_ = true;
+  }
   update_ready(dst);
 }
 
@@ -466,6 +503,7 @@ bool Nic::retransmit(MessageId message, std::uint32_t seq, Cycle at, std::uint32
   const SentKey key{message, seq};
   if (!keep_sent_ || !sent_.count(key)) return false;
   scheduled_.push(Scheduled{std::max(at, now_), scheduled_order_++, key, flags});
+  rare_ = true;
   return true;
 }
 
@@ -554,11 +592,7 @@ void Nic::start_streams() {
 
 void Nic::send_flit() {
   requests_.clear();
-  if (!data_stream_.busy() && !retx_stream_.busy() && control_queued_ == 0) {
-    bool any = false;
-    for (const auto& s : control_streams_) any = any || s.busy();
-    if (!any) return;
-  }
+  if (!data_stream_.busy() && !retx_stream_.busy() && control_pending_ == 0) return;
   // The two data streams may carry the same vnet: each needs a VC the other is not using.
   if (data_stream_.busy() && data_stream_.vc == kNoVc)
     data_stream_.vc = choose_vc(env_.packets[data_stream_.packet].vnet, retx_stream_.busy() ? retx_stream_.vc : kNoVc);
@@ -608,8 +642,12 @@ void Nic::send_flit() {
     env_.stats.packet_injected(p, now_);
     if (watching(p)) watch_injected(p, f.vc);
   }
-  if (f.tail) s->packet = kNoPacket;
-  else ++s->next_flit;
+  if (f.tail) {
+    s->packet = kNoPacket;
+    if (s != &data_stream_ && s != &retx_stream_) --control_pending_;
+  } else {
+    ++s->next_flit;
+  }
 }
 
 void Nic::commit_and_write() {

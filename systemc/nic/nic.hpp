@@ -205,7 +205,11 @@ class Nic final : public sc_core::sc_module,
   unsigned int transport_dbg(tlm::tlm_generic_payload& gp) override;
   void tick();  // the NIC's own process
   void sleep();  // asleep in the domain until woken (idle_ only)
-  bool idle() const;
+  void evaluate_input();  // evaluate() from the idle state, with input
+  // idle(): the common conditions, then (only while rare_ is set) the rare ones, clearing rare_
+  // once none holds.
+  bool idle();
+  bool rare_idle();
   void ingest_posted();
   void receive();
   // A flit off the ejection link: into the ejection buffer, and ejected unless it must wait.
@@ -265,6 +269,7 @@ class Nic final : public sc_core::sc_module,
   std::vector<SendQueue> send_queues_;
   std::uint64_t queued_messages_ = 0;
   std::vector<std::pair<Cycle, MessageRequest>> posted_;  // from the host, not yet visible
+  Cycle posted_due_ = 0;  // the earliest posting cycle in posted_ (visible the cycle after)
   MessageId next_message_ = 0;
 
   Stream data_stream_;                          // new packets from the send queues
@@ -272,6 +277,7 @@ class Nic final : public sc_core::sc_module,
   std::vector<Stream> control_streams_;        // per vnet
   std::vector<Ring<PacketId>> control_queues_;  // per vnet
   std::uint32_t control_queued_ = 0;
+  std::uint32_t control_pending_ = 0;  // control packets queued or streaming (tail not yet sent)
 
   Ring<std::pair<Cycle, Flit>> in_link_;
   Ring<std::pair<Cycle, CreditLanes>> credit_link_;
@@ -319,7 +325,11 @@ class Nic final : public sc_core::sc_module,
   CounterSet cc_counters_;
   std::unique_ptr<NicProbe> probe_;  // trace-only state, for NICs selected for tracing
   NicProbe* probe_live_ = nullptr;   // probe_ while the trace window is open
-  bool idle_ = false;  // idle() at the end of the last evaluation, no hooks (tick's fast path)
+  // Set whenever a rare busy condition may have become true (a clocked injection policy, flits
+  // waiting in the ejection buffer, a retransmission scheduled or streaming, a hold's wake-up);
+  // cleared by idle() once none holds: the common idle test skips them.
+  bool rare_ = false;
+  bool idle_ = false;  // idle() at the end of the last evaluation, no hooks (tick's fast path; posted_ aside)
   // Sleeping in the domain (core/clock_domain.hpp): while idle_ and both input channels unchanged
   // the domain skips the NIC (its evaluation would be the fast path); the channels and
   // b_transport wake it. now_ is stale while asleep_: current() gives the cycle (of the domain's

@@ -55,6 +55,12 @@ TrafficGenerator::TrafficGenerator(sc_core::sc_module_name name, std::uint32_t n
   dont_initialize();
 }
 
+void TrafficGenerator::start_of_simulation() {
+  // Binding is complete: each socket's target, called directly per message.
+  fw_.clear();
+  for (auto& s : sockets) fw_.push_back((*s).operator->());
+}
+
 // A class with messages to generate: a positive rate, or a communication phase.
 bool TrafficGenerator::active(const ResolvedClass& c) { return c.config.phase() || c.message_probability > 0; }
 
@@ -138,7 +144,7 @@ std::uint32_t TrafficGenerator::post(std::uint32_t cls, NodeId src, const NodeId
   payload_.set_address(req.dst);
   payload_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-  (*sockets[src])->b_transport(payload_, delay);
+  fw_[src]->b_transport(payload_, delay);
   if (payload_.get_response_status() != tlm::TLM_OK_RESPONSE)
     throw ModelError(std::string(name()) + ": NIC " + std::to_string(src) + " refused a message to " +
                      std::to_string(req.dst) + ": " + payload_.get_response_string());

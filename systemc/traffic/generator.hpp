@@ -61,6 +61,7 @@ class TrafficGenerator : public sc_core::sc_module {
   const std::vector<ResolvedClass>& classes() const { return classes_; }
 
  private:
+  void start_of_simulation() override;  // takes each socket's bound target (fw_)
   void tick();  // generate() under process_error::guard
   void generate();
   // Posts one message of class `cls` from `src` (size drawn now; destination drawn now unless
@@ -91,6 +92,7 @@ class TrafficGenerator : public sc_core::sc_module {
   std::vector<double> arrival_log1m_;  // per class: RngStream::log1m of its arrival probability
   std::uint64_t posted_ = 0;
   std::uint64_t period_ps_;
+  std::vector<tlm::tlm_fw_transport_if<>*> fw_;  // per node: its socket's bound target
   tlm::tlm_generic_payload payload_;
   MessageRequest request_;  // payload_'s data
 };
