@@ -30,6 +30,7 @@ Nic::Nic(sc_core::sc_module_name name, NodeId id, NicEnv env)
   if (keep_sent_ && !acks_) throw ModelError(std::string(this->name()) + ": a retransmit buffer needs ACKs");
   control_streams_.resize(env_.vnet_priority.size());
   control_queues_.resize(env_.vnet_priority.size());
+  requests_.resize(2 + control_streams_.size());
   eject_occupancy_.assign(env_.num_vcs, 0);
   eject_stalled_.assign(env_.vnet_priority.size(), 0);
   eject_waiting_.resize(env_.num_vcs);
@@ -160,11 +161,24 @@ void Nic::evaluate() {
   if (idle_ && (posted_.empty() || posted_due_ >= now_)) {
     // Nothing queued or in flight, and what the host posted (at this cycle or later, by a host
     // that ran before this evaluation) is not visible yet: only the input channels bring work.
-    if (!flit_in_val_->fresh(flit_taken_) && !credit_in_val_->fresh(credit_taken_)) {
-      // Woken by a channel change that brought nothing new (a clear, with waveforms on), or by a
-      // post: nothing changes now (awake, for the cycle the post becomes visible).
-      if (posted_.empty()) sleep();
-      return;
+    if (!flit_in_val_->fresh(flit_taken_)) {
+      const CreditLanes& c = *credit_in_val_;
+      if (!c.fresh(credit_taken_)) {
+        // Woken by a channel change that brought nothing new (a clear, with waveforms on), or by
+        // a post: nothing changes now (awake, for the cycle the post becomes visible).
+        if (posted_.empty()) sleep();
+        return;
+      }
+      if (env_.link_latency <= 1) {
+        // Credits only, due at once: what receive() and commit_and_write() would do with them
+        // (the credit link is empty while idle); the NIC stays idle.
+        credit_taken_ = c.seq;
+        if (!arbiter_.commit(-1, send_prio_, c.vc.data(), c.count))
+          fail("injection credit counter violation (credits beyond the router's buffer depth)");
+        if (probe_live_) update_probe();
+        if (posted_.empty()) sleep();
+        return;
+      }
     }
     evaluate_input();
     return;
@@ -591,7 +605,6 @@ void Nic::start_streams() {
 }
 
 void Nic::send_flit() {
-  requests_.clear();
   if (!data_stream_.busy() && !retx_stream_.busy() && control_pending_ == 0) return;
   // The two data streams may carry the same vnet: each needs a VC the other is not using.
   if (data_stream_.busy() && data_stream_.vc == kNoVc)
@@ -600,15 +613,17 @@ void Nic::send_flit() {
     retx_stream_.vc = choose_vc(env_.packets[retx_stream_.packet].vnet, data_stream_.busy() ? data_stream_.vc : kNoVc);
   // A throttled host port lets a new data flit through only when its tokens are due.
   const bool data_ready = !inject_port_.on() || !data_stream_.busy() || inject_port_.ready(now_);
+  blocks::OutputArbiter::Request* const requests = requests_.data();  // one per stream at most
+  std::size_t n = 0;
   auto add = [&](const Stream& s) {
     if (!s.busy() || s.vc == kNoVc || (&s == &data_stream_ && !data_ready)) return;
     const Packet& p = env_.packets[s.packet];
-    requests_.push_back(blocks::OutputArbiter::Request{s.vc, env_.vnet_priority[p.vnet], p.size, s.next_flit == 0});
+    requests[n++] = blocks::OutputArbiter::Request{s.vc, env_.vnet_priority[p.vnet], p.size, s.next_flit == 0};
   };
   add(data_stream_);
   add(retx_stream_);
   for (const auto& s : control_streams_) add(s);
-  const int g = arbiter_.pick(requests_.data(), requests_.size());
+  const int g = arbiter_.pick(requests, n);
   if (g < 0) return;
   Stream* s = data_stream_.busy() && data_stream_.vc == g ? &data_stream_ : nullptr;
   if (!s && retx_stream_.busy() && retx_stream_.vc == g) s = &retx_stream_;

@@ -283,7 +283,7 @@ class Nic final : public sc_core::sc_module,
   Ring<std::pair<Cycle, CreditLanes>> credit_link_;
   Ring<std::pair<Cycle, VcId>> credit_return_;
   std::vector<std::uint16_t> gives_;
-  std::vector<blocks::OutputArbiter::Request> requests_;
+  std::vector<blocks::OutputArbiter::Request> requests_;  // send_flit's scratch: one per stream
   int policy_grant_ = -1;
   std::uint32_t policy_len_ = 0;
   Flit send_;
