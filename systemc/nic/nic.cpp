@@ -161,7 +161,13 @@ void Nic::evaluate() {
   if (idle_ && (posted_.empty() || posted_due_ >= now_)) {
     // Nothing queued or in flight, and what the host posted (at this cycle or later, by a host
     // that ran before this evaluation) is not visible yet: only the input channels bring work.
-    if (!flit_in_val_->fresh(flit_taken_)) {
+    const Flit& f = *flit_in_val_;
+    if (f.fresh(flit_taken_)) {
+      if (!credit_in_val_->fresh(credit_taken_) && env_.link_latency <= 1 && !eject_slow_ && env_.config.credit_delay == 0) {
+        eject_input(f);
+        return;
+      }
+    } else {
       const CreditLanes& c = *credit_in_val_;
       if (!c.fresh(credit_taken_)) {
         // Woken by a channel change that brought nothing new (a clear, with waveforms on), or by
@@ -205,6 +211,39 @@ void Nic::evaluate_input() {
     send_flit();
   }
   commit_and_write();
+  if (probe_live_) update_probe();
+  idle_ = idle();
+  if (idle_ && posted_.empty()) sleep();
+}
+
+void Nic::eject_input(const Flit& g) {
+  // evaluate_input() for a flit alone, due at once and ejected at once (no stall, no throttled
+  // port) with its credit due at once: as receive() and commit_and_write() would take it, the
+  // credit written straight to the channel (the credit return line is empty while idle) unless
+  // the ejection formed an answer to send, which takes the general steps.
+  flit_taken_ = g.seq;
+  if (g.vc >= env_.num_vcs) fail("flit " + to_text(g) + " on nonexistent VC");
+  if (eject_occupancy_[g.vc] + 1 > env_.config.ejection_buffer)
+    fail("ejection buffer overflow on VC " + std::to_string(g.vc) + " (flit sent without a credit)");
+  ++counters_.flits_ejected;
+  if (g.tail) {
+    const Packet& p = env_.packets[g.packet];
+    if (p.dst != id_) fail("packet " + std::to_string(p.id) + " for node " + std::to_string(p.dst) + " ejected here (misrouted)");
+    if (g.index + 1u != p.size) fail("packet " + std::to_string(p.id) + " tail flit index does not match its size");
+    eject(p);
+  }
+  if (control_queued_) {
+    credit_return_.push_back({now_, g.vc});
+    start_streams();
+    send_flit();
+    commit_and_write();
+  } else {
+    CreditLanes lanes;
+    lanes.push(g.vc);
+    lanes.seq = static_cast<std::uint8_t>(last_credit_written_.seq + 1);
+    credit_out_if_->write(lanes);
+    last_credit_written_ = lanes;
+  }
   if (probe_live_) update_probe();
   idle_ = idle();
   if (idle_ && posted_.empty()) sleep();

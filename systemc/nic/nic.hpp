@@ -206,6 +206,7 @@ class Nic final : public sc_core::sc_module,
   void tick();  // the NIC's own process
   void sleep();  // asleep in the domain until woken (idle_ only)
   void evaluate_input();  // evaluate() from the idle state, with input
+  void eject_input(const Flit& g);  // evaluate_input() for a flit alone, ejected at once
   // idle(): the common conditions, then (only while rare_ is set) the rare ones, clearing rare_
   // once none holds.
   bool idle();
