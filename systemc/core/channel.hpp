@@ -51,27 +51,32 @@ class ChannelCommits final : public sc_core::sc_prim_channel {
     ~Entry() = default;
   };
   explicit ChannelCommits(const char* name) : sc_core::sc_prim_channel(name) {}
+  // A channel more may be logged (Channel::commit_by): the log holds one entry per channel, as a
+  // channel is logged at most once per delta, so logging never allocates.
+  void add_channel() { entries_.push_back(nullptr); }
   // Whether the domain's process is evaluating its members now (writes are logged).
   bool open() const { return open_; }
   void set_open(bool open) { open_ = open; }
   // Logs a channel whose new value differs from the one it had when its last commit ran (once per
   // delta: the channel keeps a flag); the first one of a delta asks the kernel for this update.
   void log(Entry* e) {
-    if (entries_.empty()) request_update();
-    entries_.push_back(e);
+    if (logged_ == 0) request_update();
+    entries_[logged_++] = e;
   }
   // The channels logged and not yet committed.
-  std::size_t logged() const { return entries_.size(); }
+  std::size_t logged() const { return logged_; }
 
  protected:
   void update() override {
     // Latest first, as the kernel's update list (a stack) would have run them.
-    for (std::size_t k = entries_.size(); k-- > 0;) entries_[k]->commit();
-    entries_.clear();
+    Entry* const* const e = entries_.data();
+    for (std::size_t k = logged_; k-- > 0;) e[k]->commit();
+    logged_ = 0;
   }
 
  private:
-  std::vector<Entry*> entries_;
+  std::vector<Entry*> entries_;  // [0, logged_) this delta's
+  std::size_t logged_ = 0;
   bool open_ = false;
 };
 
@@ -83,7 +88,10 @@ class Channel final : public sc_core::sc_signal<T, sc_core::SC_UNCHECKED_WRITERS
   explicit Channel(const char* name) : Base(name) {}
   // Opts in to being committed by `commits` (a clock domain's, see above), or out (null). Before
   // the simulation starts.
-  void commit_by(ChannelCommits* commits) { commits_ = commits; }
+  void commit_by(ChannelCommits* commits) {
+    if (commits && commits != commits_) commits->add_channel();
+    commits_ = commits;
+  }
   void write(const T& value) override {
     ChannelCommits* const c = commits_;
     if (c && c->open()) {
@@ -120,23 +128,26 @@ class Channel final : public sc_core::sc_signal<T, sc_core::SC_UNCHECKED_WRITERS
   }
 
  protected:
-  void update() override {
+  void update() override { apply(); }
+
+ private:
+  // update() and commit(): sc_signal's update (SC_UNCHECKED_WRITERS: no writer bookkeeping) with
+  // sc_signal_channel's do_update inline (the change event notified for the next delta if anyone
+  // asked for it, the change stamp that event() compares with, then the new value current), and
+  // the receiver's bookkeeping.
+  void apply() {
     if (this->m_new_val == this->m_cur_val) return;
-    // sc_signal's update (SC_UNCHECKED_WRITERS: no writer bookkeeping) with sc_signal_channel's
-    // do_update inline: the change event notified for the next delta (if anyone asked for it), the
-    // change stamp that event() compares with, then the new value current.
-    if (this->m_change_event_p) this->notify_next_delta(this->m_change_event_p);
+    if (this->m_change_event_p) notify_change();
     this->m_change_stamp = this->simcontext()->change_stamp();
     this->m_cur_val = this->m_new_val;
     if (sampler_ && sampler_(receiver_, index_)) return;
     if (pending_) pending_->insert(index_);
     if (wake_) wake_->insert(wake_index_);
   }
-
- private:
+  [[gnu::noinline]] void notify_change() { this->notify_next_delta(this->m_change_event_p); }
   void commit() override {
     logged_ = false;
-    Channel::update();
+    apply();
   }
 
   ActiveSet* pending_ = nullptr;
