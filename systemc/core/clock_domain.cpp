@@ -69,6 +69,8 @@ void ClockDomain::tick() {
   }
   Clocked* const* m = members_.data();
   std::size_t i = 0;
+  // Their channel writes are logged (core/channel.hpp) while they are evaluated here.
+  commits_.set_open(true);
   try {
     // The awake members in slot order (a member enlisted at this edge is not evaluated again).
     const std::size_t n = ready_;
@@ -82,6 +84,7 @@ void ClockDomain::tick() {
     // Through the kernel it would arrive as a generic sc_report: keep it and stop here.
     process_error::capture(*objects_[i], period());
   }
+  commits_.set_open(false);
   evaluating_ = nullptr;
 }
 

@@ -23,6 +23,10 @@
 // one bit per member and slot, which the domain merges into the awake set at the start of that
 // edge. A stale timed wake (the member was woken earlier and is awake anyway, or has nothing due
 // after all) only costs an evaluation that changes nothing.
+//
+// The channels its members write may be committed by the domain (commits(), Channel::commit_by):
+// their writes during the members' evaluation are logged and made current in the update phase in
+// one loop instead of one kernel update each (core/channel.hpp).
 #pragma once
 
 #include <cstddef>
@@ -31,6 +35,7 @@
 #include <vector>
 
 #include "core/active_set.hpp"
+#include "core/channel.hpp"
 
 namespace ccnet {
 
@@ -69,6 +74,8 @@ class ClockDomain final : public sc_core::sc_module {
   // for (sizes the wheel: a power of two above the largest horizon).
   void need_horizon(std::uint64_t edges);
   std::uint64_t horizon() const { return timed_on_ ? wheel_mask_ : 0; }
+  // The log of the channels committed by this domain (Channel::commit_by).
+  ChannelCommits& commits() { return commits_; }
   // The set of awake slots, for Channel::notify (a channel that wakes its receiver).
   ActiveSet& awake_set() { return awake_; }
   // The time of the last edge the domain evaluated: a sleeping member's current cycle.
@@ -97,9 +104,10 @@ class ClockDomain final : public sc_core::sc_module {
   bool timed_on_ = false;   // need_horizon was called
   std::uint64_t edge_ = 0;  // edges evaluated by tick() (the current one included)
   sc_core::sc_time last_edge_;
-  sc_core::sc_event never_;
+  sc_core::sc_event never_;  // never notified: the event dormant member processes wait for
   sc_core::sc_time period_;  // of clk, known from the first edge on
-  static inline const sc_core::sc_object* evaluating_ = nullptr;  // never notified: the event dormant member processes wait for
+  ChannelCommits commits_{"commits"};
+  static inline const sc_core::sc_object* evaluating_ = nullptr;
 };
 
 }  // namespace ccnet

@@ -169,6 +169,11 @@ Network::Network(sc_core::sc_module_name name, const Config& cfg, bool rtl_surve
 void Network::set_exact_channels(bool exact) {
   for (auto& R : routers_) R->set_exact_channels(exact);
   for (auto& N : nics_) N->set_exact_channels(exact);
+  // The links are written by routers and NICs only, all evaluated by the domain: it commits them
+  // (core/channel.hpp), except in a traced run and with RTL in the loop (the kernel's path).
+  ChannelCommits* const commits = exact || blocks_ ? nullptr : &domain_->commits();
+  for (auto& s : flit_signals_) s->commit_by(commits);
+  for (auto& s : credit_signals_) s->commit_by(commits);
 }
 
 Network::~Network() = default;
