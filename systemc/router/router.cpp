@@ -54,6 +54,7 @@ Router::Router(sc_core::sc_module_name name, RouterId id, std::vector<RouterPort
   auto make_input = [&](const RouterPortSpec& spec, std::uint32_t depth, bool internal) {
     InputPort in;
     in.spec = spec;
+    in.latency = spec.latency;
     in.internal = internal;
     const std::size_t p = inputs_.size();
     in.vcs = &ivcs_[p * num_vcs_];
@@ -77,6 +78,7 @@ Router::Router(sc_core::sc_module_name name, RouterId id, std::vector<RouterPort
     inputs_.push_back(make_input(spec, spec.connected() ? spec.in_depth : 0, false));
     OutputPort out;
     out.spec = spec;
+    out.latency = spec.latency;
     out.vcs.resize(num_vcs_);
     if (spec.connected()) {
       if (cioq_) {
@@ -239,7 +241,7 @@ bool Router::sample_flit(void* self, std::size_t p) {
     in.flit_taken = f.seq;
     ++r.counters_.flits_in[p];
     const Cycle now = r.current();
-    r.delay_flit(static_cast<PortId>(p), f, now + in.spec.latency, now);
+    r.delay_flit(static_cast<PortId>(p), f, now + in.latency, now);
     r.idle_ = false;  // the next evaluation takes its due entries
   }
   return true;
@@ -253,7 +255,7 @@ bool Router::sample_credit(void* self, std::size_t p) {
   if (c.fresh(out.credit_taken)) {
     out.credit_taken = c.seq;
     const Cycle now = r.current();
-    r.delay_credit(static_cast<PortId>(p), c, now + out.spec.latency, now);
+    r.delay_credit(static_cast<PortId>(p), c, now + out.latency, now);
     r.idle_ = false;
   }
   return true;
@@ -344,7 +346,7 @@ void Router::receive_port(PortId p) {
     in.flit_taken = f.seq;
     // Written by the sender at the previous edge; due after the link latency.
     ++counters_.flits_in[p];
-    const Cycle due = now_ - 1 + in.spec.latency;
+    const Cycle due = now_ - 1 + in.latency;
     if (due <= now_ && in.link.empty()) accept_flit(p, Flit(f));
     else delay_flit(p, f, due, now_);
   }
@@ -364,7 +366,7 @@ void Router::receive_port(PortId p) {
   };
   if (c.fresh(out.credit_taken)) {
     out.credit_taken = c.seq;
-    const Cycle due = now_ - 1 + out.spec.latency;
+    const Cycle due = now_ - 1 + out.latency;
     if (due <= now_ && out.credit_link.empty()) give(c);
     else delay_credit(p, c, due, now_);
   }

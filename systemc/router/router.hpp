@@ -193,39 +193,44 @@ class Router final : public sc_core::sc_module,
     std::int32_t arriving_queue = -1;  // queue receiving the body of the current packet
     bool dropping = false;             // discarding the rest of a dropped packet
   };
-  // The fields a flit's arrival reads first (receive_port, accept_flit), then the delay lines.
-  struct InputPort {
-    std::uint8_t flit_taken = 0;  // seq of the last flit taken from the input channel
-    bool internal = false;  // the switch's own control-packet source
+  // Hot fields first: the first cache line holds what a flit's arrival reads (receive_port,
+  // sample_flit, accept_flit), the second what a credit's return reads (return_credit,
+  // commit_and_write).
+  struct alignas(64) InputPort {
+    Ring<std::pair<Cycle, Flit>> link;  // sampled flits not yet due
+    std::uint8_t flit_taken = 0;        // seq of the last flit taken from the input channel
+    bool internal = false;              // the switch's own control-packet source
+    std::uint32_t latency = 0;          // spec.latency
     std::uint32_t buffered = 0;
-    InputVc* vcs = nullptr;  // num_vcs_ entries in ivcs_
+    InputVc* vcs = nullptr;   // num_vcs_ entries in ivcs_
     Queue* queues = nullptr;  // queues_per_port_ entries in queues_ (vc * queues_per_vc + q)
-    RouterPortSpec spec;
-    Ring<std::pair<Cycle, Flit>> link;          // sampled flits not yet due
     Ring<std::pair<Cycle, VcId>> credit_return;  // freed slots, credit not yet sent
     CreditLanes last_credit_written;
+    RouterPortSpec spec;
   };
   struct OutputVc {
     Ring<Flit> queue;            // CIOQ output queue
     std::uint32_t reserved = 0;  // granted flits still in switch traversal (CIOQ)
   };
-  // The fields a flit's or a credit's visit reads first (receive_port, commit_port, the
-  // credit counters' pointer), then those of the CIOQ router only.
-  struct OutputPort {
-    RouterPortSpec spec;
-    std::uint8_t credit_taken = 0;               // seq of the last credit lanes taken from the channel
-    Flit last_written;                           // the last value written (exact: the channel's value)
-    Cycle written_at = 0;                        // cycle last_written was written
+  // Hot fields first: the first cache line holds what a credit's arrival reads (receive_port,
+  // sample_credit), the second what the output's visit at the edge reads (commit_port), then
+  // the CIOQ router's.
+  struct alignas(64) OutputPort {
+    Ring<std::pair<Cycle, CreditLanes>> credit_link;  // sampled credits not yet due
+    std::uint8_t credit_taken = 0;     // seq of the last credit lanes taken from the channel
+    std::uint32_t latency = 0;         // spec.latency
+    std::vector<std::uint16_t> gives;  // credits due this cycle (VC per credit)
+    std::vector<VcId> take;            // IQ: VCs that took a credit this cycle
+    Flit last_written;                 // the last value written (exact: the channel's value)
+    Cycle written_at = 0;              // cycle last_written was written
     blocks::CreditCounterSlot* credits = nullptr;  // input-queued: num_vcs_ credit counters in credits_
     bool* owned = nullptr;  // per VC: allocated to a packet (num_vcs_ flags in owned_)
-    std::vector<std::uint16_t> gives;            // credits due this cycle (VC per credit)
-    std::vector<VcId> take;                      // IQ: VCs that took a credit this cycle
-    Ring<std::pair<Cycle, CreditLanes>> credit_link;  // sampled credits not yet due
+    RouterPortSpec spec;
     std::uint32_t oq_flits = 0;
-    Flit send;                                   // CIOQ: flit to write this cycle
+    Flit send;  // CIOQ: flit to write this cycle
     std::vector<OutputVc> vcs;
-    Ring<std::pair<Cycle, Flit>> traversal;      // CIOQ: granted flits crossing the switch
-    blocks::OutputArbiterSlot arbiter;               // CIOQ: link arbiter + credit counters
+    Ring<std::pair<Cycle, Flit>> traversal;  // CIOQ: granted flits crossing the switch
+    blocks::OutputArbiterSlot arbiter;       // CIOQ: link arbiter + credit counters
   };
 
   void end_of_elaboration() override;
@@ -445,10 +450,10 @@ class Router final : public sc_core::sc_module,
   bool sampled_early(Cycle due, std::uint32_t latency) const { return due >= current() + latency; }
   // A delay line holding an entry sampled by an evaluation (not only sampled_early ones).
   bool in_link(const InputPort& in) const {
-    return !in.link.empty() && !sampled_early(in.link.front().first, in.spec.latency);
+    return !in.link.empty() && !sampled_early(in.link.front().first, in.latency);
   }
   bool in_credit_link(const OutputPort& out) const {
-    return !out.credit_link.empty() && !sampled_early(out.credit_link.front().first, out.spec.latency);
+    return !out.credit_link.empty() && !sampled_early(out.credit_link.front().first, out.latency);
   }
   bool untimed_ = false;  // delay-line entries without a timed wake (before the domain evaluated the router)
   std::uint64_t link_entries_ = 0;  // flits and credits in the input links' delay lines
