@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <ostream>
 #include <sstream>
+#include <stdexcept>
 
 #include "core/error.hpp"
 #include "core/process_error.hpp"
@@ -38,20 +39,38 @@ Router::Router(sc_core::sc_module_name name, RouterId id, std::vector<RouterPort
   credit_in.init(nports);
   credit_out.init(nports);
 
+  queues_per_port_ = num_vcs_ * queues_per_vc_;
+  // The flat arrays are sized first (ports plus the control source) and never reallocated: the
+  // ports' pointers into them are set once all are built.
+  std::vector<std::uint32_t> depths;  // per input port
+  for (const RouterPortSpec& spec : ports) depths.push_back(spec.connected() ? spec.in_depth : 0);
+  depths.push_back(cfg.control_queue);
+  std::size_t total_slots = 0;
+  for (const auto d : depths) total_slots += std::size_t{d} * num_vcs_;
+  ivcs_.resize(depths.size() * num_vcs_);
+  queues_.resize(depths.size() * queues_per_port_);
+  slots_.resize(total_slots);
+  std::size_t next_slot = 0;
   auto make_input = [&](const RouterPortSpec& spec, std::uint32_t depth, bool internal) {
     InputPort in;
     in.spec = spec;
+    in.latency = spec.latency;
     in.internal = internal;
-    in.vcs.resize(num_vcs_);
-    for (auto& vc : in.vcs) {
+    const std::size_t p = inputs_.size();
+    in.vcs = &ivcs_[p * num_vcs_];
+    in.queues = &queues_[p * queues_per_port_];
+    for (VcId v = 0; v < num_vcs_; ++v) {
+      InputVc& vc = in.vcs[v];
       vc.capacity = depth;
-      vc.slots.resize(depth);
+      vc.slots = slots_.data() + next_slot;
+      next_slot += depth;
       for (std::uint32_t s = 0; s < depth; ++s) vc.slots[s].next = s + 1 < depth ? static_cast<std::int32_t>(s + 1) : -1;
       vc.free_head = depth ? 0 : -1;
     }
-    in.queues.resize(num_vcs_ * queues_per_vc_);
     return in;
   };
+  if (!cioq_) credits_.reserve(std::size_t{nports} * num_vcs_);
+  owned_ = std::make_unique<bool[]>(std::size_t{nports} * num_vcs_);
   for (PortId p = 0; p < nports; ++p) {
     const RouterPortSpec& spec = ports[p];
     port_info_.push_back(PortInfo{spec.peer, spec.connected() ? spec.in_depth : 0, spec.connected() ? spec.out_depth : 0,
@@ -59,20 +78,29 @@ Router::Router(sc_core::sc_module_name name, RouterId id, std::vector<RouterPort
     inputs_.push_back(make_input(spec, spec.connected() ? spec.in_depth : 0, false));
     OutputPort out;
     out.spec = spec;
+    out.latency = spec.latency;
     out.vcs.resize(num_vcs_);
     if (spec.connected()) {
       if (cioq_) {
         out.arbiter = blocks::OutputArbiterSlot(
             blocks::OutputArbiterParams{num_vcs_, num_prio, spec.out_depth, kMaxCreditLanes, vct_}, env_.blocks,
             std::string(this->name()) + " output " + std::to_string(p));
-      } else {
-        for (VcId v = 0; v < num_vcs_; ++v) {
-          out.credits.emplace_back(blocks::CreditCounterParams{spec.out_depth, kMaxCreditLanes}, env_.blocks,
-                                   std::string(this->name()) + " output " + std::to_string(p) + " vc " + std::to_string(v));
-          early_take_ = early_take_ && out.credits.back().runs_core();
-        }
       }
     }
+    if (!cioq_) {
+      // Unconnected ports keep default counters (never read: credits() answers 0 for them).
+      for (VcId v = 0; v < num_vcs_; ++v) {
+        if (spec.connected()) {
+          credits_.emplace_back(blocks::CreditCounterParams{spec.out_depth, kMaxCreditLanes}, env_.blocks,
+                                std::string(this->name()) + " output " + std::to_string(p) + " vc " + std::to_string(v));
+          early_take_ = early_take_ && credits_.back().runs_core();
+        } else {
+          credits_.emplace_back();
+        }
+      }
+      out.credits = &credits_[std::size_t{p} * num_vcs_];
+    }
+    out.owned = &owned_[std::size_t{p} * num_vcs_];
     ports_.push_back(std::move(out));
   }
   // The switch's own control-packet source (NACKs, congestion notifications): an extra input.
@@ -213,7 +241,7 @@ bool Router::sample_flit(void* self, std::size_t p) {
     in.flit_taken = f.seq;
     ++r.counters_.flits_in[p];
     const Cycle now = r.current();
-    r.delay_flit(static_cast<PortId>(p), f, now + in.spec.latency, now);
+    r.delay_flit(static_cast<PortId>(p), f, now + in.latency, now);
     r.idle_ = false;  // the next evaluation takes its due entries
   }
   return true;
@@ -227,7 +255,7 @@ bool Router::sample_credit(void* self, std::size_t p) {
   if (c.fresh(out.credit_taken)) {
     out.credit_taken = c.seq;
     const Cycle now = r.current();
-    r.delay_credit(static_cast<PortId>(p), c, now + out.spec.latency, now);
+    r.delay_credit(static_cast<PortId>(p), c, now + out.latency, now);
     r.idle_ = false;
   }
   return true;
@@ -318,7 +346,7 @@ void Router::receive_port(PortId p) {
     in.flit_taken = f.seq;
     // Written by the sender at the previous edge; due after the link latency.
     ++counters_.flits_in[p];
-    const Cycle due = now_ - 1 + in.spec.latency;
+    const Cycle due = now_ - 1 + in.latency;
     if (due <= now_ && in.link.empty()) accept_flit(p, Flit(f));
     else delay_flit(p, f, due, now_);
   }
@@ -338,7 +366,7 @@ void Router::receive_port(PortId p) {
   };
   if (c.fresh(out.credit_taken)) {
     out.credit_taken = c.seq;
-    const Cycle due = now_ - 1 + out.spec.latency;
+    const Cycle due = now_ - 1 + out.latency;
     if (due <= now_ && out.credit_link.empty()) give(c);
     else delay_credit(p, c, due, now_);
   }
@@ -506,7 +534,7 @@ VcId Router::free_vc(std::uint32_t ref, bool after_switch) const {
   const VcId base = vc_for(vc_vnet_[in_vc], q.level, 0);
   for (std::uint32_t j = 0, c = va_vc_start_; j < vcs_per_level_; ++j, c = c + 1 == vcs_per_level_ ? 0 : c + 1) {
     const auto v = static_cast<VcId>(base + c);
-    if (out.vcs[v].owned) continue;
+    if (out.owned[v]) continue;
     if (vct_) {
       // Input-queued: a credit taken by this cycle's switch grants is still in the counter (unless
       // committed at the grant, early_take_: out.take is then empty).
@@ -570,7 +598,7 @@ void Router::allocate_vcs_at(PortId out_port, bool after_switch, Cycle ready) {
     scratch_.push_back(ref);
     va_vc_.push_back(v);
   }
-  const auto queues_per_port = static_cast<std::uint32_t>(inputs_[0].queues.size());
+  const auto queues_per_port = queues_per_port_;
   blocks::RrArbiterSlot& arb = va_arbiters_[out_port];
   for (bool first = true; !scratch_.empty(); first = false) {
     // The arbiter's choice among the candidates with a free VC; after a grant the candidates
@@ -598,10 +626,10 @@ void Router::allocate_vcs_at(PortId out_port, bool after_switch, Cycle ready) {
 }
 
 void Router::va_grant(PortId out_port, std::uint32_t ref, VcId vc, Cycle ready) {
-  const auto queues_per_port = static_cast<std::uint32_t>(inputs_[0].queues.size());
+  const auto queues_per_port = queues_per_port_;
   va_arbiters_[out_port].commit(static_cast<int>((ref >> 16) * queues_per_port + (ref & 0xffff)), 0, true);
   Queue& q = queue_ref(ref);
-  ports_[out_port].vcs[vc].owned = true;
+  ports_[out_port].owned[vc] = true;
   q.out_vc = vc;
   q.state = QueueState::Active;
   q.ready = ready;
@@ -709,7 +737,7 @@ void Router::switch_grant(const blocks::SwitchAllocator::Grant& g, Cycle due, bo
   if (f.head && hooks_)
     hooks_->on_input_dequeue(*this, env_.packets[f.packet], input_state(in_port, in_vc, q, q.out_port, 1));
   if (f.tail) {
-    out.vcs[q.out_vc].owned = false;
+    out.owned[q.out_vc] = false;
     vc_released_ = true;
     va_recheck_.insert(q.out_port);
     list_remove(sa_list_, q);
@@ -911,7 +939,7 @@ void Router::drop_head_packet(PortId port, std::uint32_t qi, Queue& q) {
   if (q.state == QueueState::WaitVc) va_unwait(q);
   else if (q.state == QueueState::Active) {
     list_remove(sa_list_, q);
-    ports_[q.out_port].vcs[q.out_vc].owned = false;
+    ports_[q.out_port].owned[q.out_vc] = false;
   }
   const PacketId id = ivc.slots[q.head].flit.packet;
   if (watching(id)) watch_ended(env_.packets[id], port, vc, "drop", "queue_head");
@@ -977,7 +1005,10 @@ std::uint32_t Router::credits(PortId port, VcId vc) const {
   return cioq_ ? out.arbiter.credits(vc) : out.credits[vc].count();
 }
 
-std::uint32_t Router::input_occupancy(PortId port, VcId vc) const { return inputs_.at(port).vcs.at(vc).used; }
+std::uint32_t Router::input_occupancy(PortId port, VcId vc) const {
+  if (vc >= num_vcs_) throw std::out_of_range("Router::input_occupancy: VC " + std::to_string(vc));
+  return inputs_.at(port).vcs[vc].used;
+}
 
 std::uint32_t Router::output_queue_occupancy(PortId port, VcId vc) const {
   return static_cast<std::uint32_t>(ports_.at(port).vcs.at(vc).queue.size());
@@ -1088,13 +1119,13 @@ void Router::dump_state(std::ostream& os) const {
     for (VcId v = 0; v < num_vcs_; ++v) {
       const OutputVc& ov = out.vcs[v];
       const std::uint32_t c = credits(static_cast<PortId>(o), v);
-      if (!ov.owned && c == out.spec.out_depth && ov.queue.empty() && ov.reserved == 0) continue;
+      if (!out.owned[v] && c == out.spec.out_depth && ov.queue.empty() && ov.reserved == 0) continue;
       os << "  out " << o << " vc " << v << ": credits " << c << "/" << out.spec.out_depth;
-      if (ov.owned) {
+      if (out.owned[v]) {
         // The owner is the input queue whose head packet holds this VC.
         os << ", owned";
         for (std::size_t p = 0; p < inputs_.size(); ++p)
-          for (std::uint32_t qi = 0; qi < inputs_[p].queues.size(); ++qi) {
+          for (std::uint32_t qi = 0; qi < queues_per_port_; ++qi) {
             const Queue& q = inputs_[p].queues[qi];
             if (q.state == QueueState::Active && q.out_port == o && q.out_vc == v)
               os << " by in " << port_name(p) << " vc " << qi / queues_per_vc_ << " queue " << qi % queues_per_vc_;
@@ -1113,15 +1144,15 @@ bool Router::holds_state() const {
   if (buffered_ != 0) return true;
   for (const InputPort& in : inputs_) {
     if (in_link(in) || !in.credit_return.empty()) return true;
-    for (const InputVc& ivc : in.vcs)
-      if (ivc.dropping || ivc.arriving_queue >= 0) return true;
+    for (VcId v = 0; v < num_vcs_; ++v)
+      if (in.vcs[v].dropping || in.vcs[v].arriving_queue >= 0) return true;
   }
   for (std::size_t o = 0; o < ports_.size(); ++o) {
     const OutputPort& out = ports_[o];
     if (!out.spec.connected()) continue;
     if (in_credit_link(out) || on_wire(out)) return true;
     for (VcId v = 0; v < num_vcs_; ++v)
-      if (out.vcs[v].owned || credits(static_cast<PortId>(o), v) != out.spec.out_depth) return true;
+      if (out.owned[v] || credits(static_cast<PortId>(o), v) != out.spec.out_depth) return true;
   }
   return false;
 }
@@ -1133,7 +1164,7 @@ void Router::mark_held(std::vector<char>& held) const {
   for (const InputPort& in : inputs_) {
     for (std::size_t k = 0; k < in.link.size(); ++k)
       if (!sampled_early(in.link[k].first, in.spec.latency)) mark(in.link[k].second);
-    for (std::size_t qi = 0; qi < in.queues.size(); ++qi) {
+    for (std::size_t qi = 0; qi < queues_per_port_; ++qi) {
       const InputVc& ivc = in.vcs[qi / queues_per_vc_];
       for (std::int32_t i = in.queues[qi].head; i >= 0; i = ivc.slots[i].next) mark(ivc.slots[i].flit);
     }
@@ -1161,7 +1192,7 @@ void Router::check_quiescent() const {
     const OutputPort& out = ports_[o];
     if (!out.spec.connected()) continue;
     for (VcId v = 0; v < num_vcs_; ++v) {
-      if (out.vcs[v].owned) os << "out " << o << " vc " << v << " still owned; ";
+      if (out.owned[v]) os << "out " << o << " vc " << v << " still owned; ";
       if (credits(static_cast<PortId>(o), v) != out.spec.out_depth)
         os << "out " << o << " vc " << v << " credits " << credits(static_cast<PortId>(o), v) << " != depth "
            << out.spec.out_depth << "; ";

@@ -162,66 +162,75 @@ class Router final : public sc_core::sc_module,
   void set_tracing(bool on) override;
 
  private:
+  // Fields ordered for size (32 bytes: two slots per cache line).
   struct Slot {
     Flit flit;
-    Cycle arrival = 0;
     std::int32_t next = -1;
+    Cycle arrival = 0;
+    std::uint32_t size = 0;     // head flits: the packet's size in flits (VC allocation reads no packet)
     PortId out_port = kNoPort;  // head flits: routed output
     std::uint8_t level = 0;     // head flits: VC level
-    std::uint32_t size = 0;     // head flits: the packet's size in flits (VC allocation reads no packet)
   };
   enum class QueueState : std::uint8_t { Empty, WaitVc, Active };
+  // Fields ordered for size (40 bytes).
   struct Queue {
     std::int32_t head = -1, tail = -1;
     std::uint32_t flits = 0;
-    QueueState state = QueueState::Empty;
-    PortId out_port = kNoPort;
-    VcId out_vc = kNoVc;
-    std::uint8_t level = 0;
     std::uint32_t size = 0;  // the head packet's size in flits (from its slot)
     Cycle ready = 0;
     std::int32_t list_pos = -1;  // index in va_list_ / sa_list_
     std::int32_t va_out_pos = -1;  // index in va_waiting_[out_port] while waiting for a VC
-    std::uint32_t packet_flits_present = 0;  // flits of the head packet buffered so far
+    PortId out_port = kNoPort;
+    VcId out_vc = kNoVc;
+    QueueState state = QueueState::Empty;
+    std::uint8_t level = 0;
   };
   struct InputVc {
     std::uint32_t capacity = 0;
     std::uint32_t used = 0;
     std::int32_t free_head = -1;
-    std::vector<Slot> slots;
+    Slot* slots = nullptr;  // capacity slots in slots_
     std::int32_t arriving_queue = -1;  // queue receiving the body of the current packet
     bool dropping = false;             // discarding the rest of a dropped packet
   };
-  struct InputPort {
-    RouterPortSpec spec;
-    bool internal = false;  // the switch's own control-packet source
-    std::vector<InputVc> vcs;
-    std::vector<Queue> queues;  // vc * queues_per_vc + q
-    Ring<std::pair<Cycle, Flit>> link;          // sampled flits not yet due
+  // Hot fields first: the first cache line holds what a flit's arrival reads (receive_port,
+  // sample_flit, accept_flit), the second what a credit's return reads (return_credit,
+  // commit_and_write).
+  struct alignas(64) InputPort {
+    Ring<std::pair<Cycle, Flit>> link;  // sampled flits not yet due
+    std::uint8_t flit_taken = 0;        // seq of the last flit taken from the input channel
+    bool internal = false;              // the switch's own control-packet source
+    std::uint32_t latency = 0;          // spec.latency
+    std::uint32_t buffered = 0;
+    InputVc* vcs = nullptr;   // num_vcs_ entries in ivcs_
+    Queue* queues = nullptr;  // queues_per_port_ entries in queues_ (vc * queues_per_vc + q)
     Ring<std::pair<Cycle, VcId>> credit_return;  // freed slots, credit not yet sent
     CreditLanes last_credit_written;
-    std::uint8_t flit_taken = 0;  // seq of the last flit taken from the input channel
-    std::uint32_t buffered = 0;
+    RouterPortSpec spec;
   };
   struct OutputVc {
-    bool owned = false;
     Ring<Flit> queue;            // CIOQ output queue
     std::uint32_t reserved = 0;  // granted flits still in switch traversal (CIOQ)
   };
-  struct OutputPort {
-    RouterPortSpec spec;
-    std::vector<OutputVc> vcs;
-    blocks::OutputArbiterSlot arbiter;               // CIOQ: link arbiter + credit counters
-    std::vector<blocks::CreditCounterSlot> credits;  // input-queued: credit counters
-    std::vector<VcId> take;                      // IQ: VCs that took a credit this cycle
-    Ring<std::pair<Cycle, Flit>> traversal;      // CIOQ: granted flits crossing the switch
+  // Hot fields first: the first cache line holds what a credit's arrival reads (receive_port,
+  // sample_credit), the second what the output's visit at the edge reads (commit_port), then
+  // the CIOQ router's.
+  struct alignas(64) OutputPort {
     Ring<std::pair<Cycle, CreditLanes>> credit_link;  // sampled credits not yet due
-    std::vector<std::uint16_t> gives;            // credits due this cycle (VC per credit)
+    std::uint8_t credit_taken = 0;     // seq of the last credit lanes taken from the channel
+    std::uint32_t latency = 0;         // spec.latency
+    std::vector<std::uint16_t> gives;  // credits due this cycle (VC per credit)
+    std::vector<VcId> take;            // IQ: VCs that took a credit this cycle
+    Flit last_written;                 // the last value written (exact: the channel's value)
+    Cycle written_at = 0;              // cycle last_written was written
+    blocks::CreditCounterSlot* credits = nullptr;  // input-queued: num_vcs_ credit counters in credits_
+    bool* owned = nullptr;  // per VC: allocated to a packet (num_vcs_ flags in owned_)
+    RouterPortSpec spec;
     std::uint32_t oq_flits = 0;
-    Flit send;                                   // CIOQ: flit to write this cycle
-    Flit last_written;                           // the last value written (exact: the channel's value)
-    Cycle written_at = 0;                        // cycle last_written was written
-    std::uint8_t credit_taken = 0;               // seq of the last credit lanes taken from the channel
+    Flit send;  // CIOQ: flit to write this cycle
+    std::vector<OutputVc> vcs;
+    Ring<std::pair<Cycle, Flit>> traversal;  // CIOQ: granted flits crossing the switch
+    blocks::OutputArbiterSlot arbiter;       // CIOQ: link arbiter + credit counters
   };
 
   void end_of_elaboration() override;
@@ -307,8 +316,8 @@ class Router final : public sc_core::sc_module,
   }
   void list_add(std::vector<std::uint32_t>& list, std::uint32_t ref, Queue& q);
   void list_remove(std::vector<std::uint32_t>& list, Queue& q);
-  Queue& queue_ref(std::uint32_t ref) { return inputs_[ref >> 16].queues[ref & 0xffff]; }
-  const Queue& queue_ref(std::uint32_t ref) const { return inputs_[ref >> 16].queues[ref & 0xffff]; }
+  Queue& queue_ref(std::uint32_t ref) { return queues_[(ref >> 16) * queues_per_port_ + (ref & 0xffff)]; }
+  const Queue& queue_ref(std::uint32_t ref) const { return queues_[(ref >> 16) * queues_per_port_ + (ref & 0xffff)]; }
   void start_head(PortId port, std::uint32_t qi, Queue& q, Cycle earliest);
   // Unlinks the head flit of queue q from its VC buffer and frees the slot.
   Slot pop_head(InputPort& in, InputVc& ivc, Queue& q);
@@ -327,9 +336,18 @@ class Router final : public sc_core::sc_module,
   CounterSet cc_counters_;
   std::vector<InputPort> inputs_;   // ports, plus the control source last
   std::vector<OutputPort> ports_;
+  // The per-VC and per-queue state of every port in one array each (flat port x VC, fewer
+  // dependent loads and allocations than a vector per port and VC); the ports' pointers point
+  // into them (set once in the constructor, never reallocated).
+  std::vector<InputVc> ivcs_;                      // input port * num_vcs_ + vc
+  std::vector<Queue> queues_;                      // input port * queues_per_port_ + queue
+  std::vector<Slot> slots_;                        // the input VCs' buffer slots, port by port, VC by VC
+  std::vector<blocks::CreditCounterSlot> credits_;  // input-queued: output port * num_vcs_ + vc
+  std::unique_ptr<bool[]> owned_;                  // output port * num_vcs_ + vc
   std::uint32_t num_vcs_;
   std::uint32_t vcs_per_level_;
   std::uint32_t queues_per_vc_;
+  std::uint32_t queues_per_port_;  // num_vcs_ * queues_per_vc_
   bool voq_, cioq_, vct_;
   unsigned num_prio_ = 1;  // priority levels of the switch allocator (vnet priorities)
   blocks::SwitchAllocatorSlot allocator_;
@@ -432,10 +450,10 @@ class Router final : public sc_core::sc_module,
   bool sampled_early(Cycle due, std::uint32_t latency) const { return due >= current() + latency; }
   // A delay line holding an entry sampled by an evaluation (not only sampled_early ones).
   bool in_link(const InputPort& in) const {
-    return !in.link.empty() && !sampled_early(in.link.front().first, in.spec.latency);
+    return !in.link.empty() && !sampled_early(in.link.front().first, in.latency);
   }
   bool in_credit_link(const OutputPort& out) const {
-    return !out.credit_link.empty() && !sampled_early(out.credit_link.front().first, out.spec.latency);
+    return !out.credit_link.empty() && !sampled_early(out.credit_link.front().first, out.latency);
   }
   bool untimed_ = false;  // delay-line entries without a timed wake (before the domain evaluated the router)
   std::uint64_t link_entries_ = 0;  // flits and credits in the input links' delay lines

@@ -36,7 +36,7 @@ void Router::trace(TraceSink& s) {
       const std::string vc = out + ".vc_" + std::to_string(v);
       const std::size_t i = static_cast<std::size_t>(p) * num_vcs_ + v;
       s.value(pr.out_credits[i], vc + ".credits");
-      s.value(ports_[p].vcs[v].owned, vc + ".allocated");
+      s.value(ports_[p].owned[v], vc + ".allocated");
       if (cioq_) s.value(pr.out_queue[i], vc + ".queue");
     }
     s.value(pr.out_waiting[p], out + ".waiting");
