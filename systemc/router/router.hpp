@@ -355,7 +355,7 @@ class Router final : public sc_core::sc_module,
   std::unique_ptr<RoutingState> route_state_;  // the routing function's state for this router (or none)
   Cycle now_ = 0;
   std::uint64_t period_ps_;
-  std::uint64_t buffered_ = 0;  // flits in input buffers, switch, output queues and link delay lines
+  std::uint64_t buffered_ = 0;  // flits in input buffers, crossing the switch and in output queues (not in delay lines: link_entries_)
   // Queues whose head waits for a VC (va_list_, in the order the head-scan hook sees them, and per
   // routed output, which VC allocation visits) or competes for the switch (sa_list_).
   std::vector<std::uint32_t> va_list_, sa_list_;
