@@ -222,16 +222,8 @@ void Nic::eject_input(const Flit& g) {
   // credit written straight to the channel (the credit return line is empty while idle) unless
   // the ejection formed an answer to send, which takes the general steps.
   flit_taken_ = g.seq;
-  if (g.vc >= env_.num_vcs) fail("flit " + to_text(g) + " on nonexistent VC");
-  if (eject_occupancy_[g.vc] + 1 > env_.config.ejection_buffer)
-    fail("ejection buffer overflow on VC " + std::to_string(g.vc) + " (flit sent without a credit)");
-  ++counters_.flits_ejected;
-  if (g.tail) {
-    const Packet& p = env_.packets[g.packet];
-    if (p.dst != id_) fail("packet " + std::to_string(p.id) + " for node " + std::to_string(p.dst) + " ejected here (misrouted)");
-    if (g.index + 1u != p.size) fail("packet " + std::to_string(p.id) + " tail flit index does not match its size");
-    eject(p);
-  }
+  check_arrival(g);
+  flit_ejected(g);
   if (control_queued_) {
     credit_return_.push_back({now_, g.vc});
     start_streams();
@@ -334,10 +326,15 @@ void Nic::receive() {
   }
 }
 
-void Nic::take_flit(const Flit& g) {
+void Nic::check_arrival(const Flit& g) const {
   if (g.vc >= env_.num_vcs) fail("flit " + to_text(g) + " on nonexistent VC");
-  if (++eject_occupancy_[g.vc] > env_.config.ejection_buffer)
+  if (eject_occupancy_[g.vc] + 1 > env_.config.ejection_buffer)
     fail("ejection buffer overflow on VC " + std::to_string(g.vc) + " (flit sent without a credit)");
+}
+
+void Nic::take_flit(const Flit& g) {
+  check_arrival(g);
+  ++eject_occupancy_[g.vc];
   if (__builtin_expect(eject_slow_, 0) && eject_waits(g)) {
     // Stalled vnet, flits of this VC still waiting, or a data flit under a throttled host port:
     // the flit stays in the buffer (drain_stalled).
@@ -353,6 +350,10 @@ void Nic::eject_flit(const Flit& g) {
   // The NIC drains its ejection buffer at link rate: the slot is freed at once.
   --eject_occupancy_[g.vc];
   credit_return_.push_back({now_ + env_.config.credit_delay, g.vc});
+  flit_ejected(g);
+}
+
+void Nic::flit_ejected(const Flit& g) {
   ++counters_.flits_ejected;
   if (g.tail) {
     const Packet& p = env_.packets[g.packet];

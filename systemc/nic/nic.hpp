@@ -220,6 +220,12 @@ class Nic final : public sc_core::sc_module,
     for (int k = 0; k < c.count; ++k) gives_.push_back(c.vc[k]);
   }
   [[gnu::always_inline]] inline void eject_flit(const Flit& g);
+  // The checks of a flit off the ejection link before it enters the buffer: its VC exists and
+  // there is room for it (a flit sent without a credit).
+  [[gnu::always_inline]] inline void check_arrival(const Flit& g) const;
+  // A flit leaves the ejection buffer for the host: counted, and its packet ejected at its tail
+  // (checked for its destination and size).
+  [[gnu::always_inline]] inline void flit_ejected(const Flit& g);
   void eject(const Packet& p);
   void deliver_now(Packet& p);
   void drain_stalled();

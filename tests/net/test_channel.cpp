@@ -103,20 +103,13 @@ TEST_CASE("channel: a sampler takes each change in its update phase, or declines
 
 namespace {
 
-// A domain member that writes the same value to two channels at every edge (values[k] at cycle
-// k, or values' last one), first `glitch` then the value where glitch_at says so (two writes in one
-// evaluation, the second one back to the current value: no change).
-struct DomainWriter final : sc_core::sc_module, Clocked {
+// A member of a clock domain: its own process enlists it at the first edge (and evaluates it
+// then); the domain evaluates it from the next edge on.
+struct DomainMember : sc_core::sc_module, Clocked {
   sc_core::sc_in<bool> clk{"clk"};
-  sc_core::sc_out<int> a{"a"}, b{"b"};
   ClockDomain& domain;
-  std::vector<int> values;
-  std::vector<std::uint64_t> glitch_at;
-  std::uint64_t cycle = 0;
-  ChannelCommits* commits = nullptr;
-  std::vector<std::size_t> logged;  // commits' log length after each evaluation's writes
-  SC_HAS_PROCESS(DomainWriter);
-  DomainWriter(sc_core::sc_module_name n, ClockDomain& d) : sc_core::sc_module(n), domain(d) {
+  SC_HAS_PROCESS(DomainMember);
+  DomainMember(sc_core::sc_module_name n, ClockDomain& d) : sc_core::sc_module(n), domain(d) {
     SC_METHOD(tick);
     sensitive << clk.pos();
     dont_initialize();
@@ -125,6 +118,19 @@ struct DomainWriter final : sc_core::sc_module, Clocked {
     domain.enlist(*this);
     evaluate();
   }
+};
+
+// A domain member that writes the same value to two channels at every edge (values[k] at cycle
+// k, or values' last one), first `glitch` then the value where glitch_at says so (two writes in one
+// evaluation, the second one back to the current value: no change).
+struct DomainWriter final : DomainMember {
+  sc_core::sc_out<int> a{"a"}, b{"b"};
+  std::vector<int> values;
+  std::vector<std::uint64_t> glitch_at;
+  std::uint64_t cycle = 0;
+  ChannelCommits* commits = nullptr;
+  std::vector<std::size_t> logged;  // commits' log length after each evaluation's writes
+  DomainWriter(sc_core::sc_module_name n, ClockDomain& d) : DomainMember(n, d) {}
   void evaluate() override {
     const int v = values[std::min<std::size_t>(cycle, values.size() - 1)];
     for (const auto g : glitch_at)
@@ -141,23 +147,13 @@ struct DomainWriter final : sc_core::sc_module, Clocked {
 
 // A domain member that records, at each evaluation, what it reads on both channels and whether
 // their pending sets name them (then clears them).
-struct DomainReader final : sc_core::sc_module, Clocked {
-  sc_core::sc_in<bool> clk{"clk"};
+struct DomainReader final : DomainMember {
   sc_core::sc_in<int> a{"a"}, b{"b"};
-  ClockDomain& domain;
   ActiveSet pa, pb;
   std::vector<std::vector<int>> seen;
-  SC_HAS_PROCESS(DomainReader);
-  DomainReader(sc_core::sc_module_name n, ClockDomain& d) : sc_core::sc_module(n), domain(d) {
+  DomainReader(sc_core::sc_module_name n, ClockDomain& d) : DomainMember(n, d) {
     pa.resize(4);
     pb.resize(4);
-    SC_METHOD(tick);
-    sensitive << clk.pos();
-    dont_initialize();
-  }
-  void tick() {
-    domain.enlist(*this);
-    evaluate();
   }
   void evaluate() override {
     seen.push_back({a.read(), b.read(), pa.contains(2), pb.contains(2)});
