@@ -69,19 +69,21 @@ class TimeSeries {
   // Inline: nothing to do without windows (the common case; called per packet and message), and
   // an event in the window of the last one added to without a division or a call.
   void add_ejection(Cycle at, std::uint32_t flits, Cycle packet_latency, Cycle network_latency) {
+    if (!width_) return;
     if (at - cur_begin_ < cur_width_) {
       Window& w = windows_[cur_];
       ++w.packets;
       w.flits += flits;
       w.plat_sum += packet_latency;
       w.nlat_sum += network_latency;
-    } else if (width_) {
+    } else {
       add_ejection_at(at, flits, packet_latency, network_latency);
     }
   }
   void add_creation(Cycle at, std::uint32_t flits) {
+    if (!width_) return;
     if (at - cur_begin_ < cur_width_) windows_[cur_].created_flits += flits;
-    else if (width_) at_window(at).created_flits += flits;
+    else at_window(at).created_flits += flits;
   }
   // JSON arrays indexed by window: start cycle, ejected packets, ejected flits, created flits,
   // mean packet latency, mean network latency (null where no packet ejected).
