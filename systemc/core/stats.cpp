@@ -86,6 +86,9 @@ Json Summary::to_json() const {
 TimeSeries::Window& TimeSeries::at_window(Cycle c) {
   const std::size_t w = static_cast<std::size_t>(c / width_);
   if (w >= windows_.size()) windows_.resize(std::max<std::size_t>(w + 1, windows_.size() * 2));
+  cur_ = w;
+  cur_begin_ = static_cast<Cycle>(w) * width_;
+  cur_width_ = width_;
   return windows_[w];
 }
 
