@@ -117,6 +117,7 @@ Router::Router(sc_core::sc_module_name name, RouterId id, std::vector<RouterPort
     va_arbiters_.emplace_back(
         blocks::RrArbiterParams{static_cast<unsigned>(inputs_.size() * num_vcs_ * queues_per_vc_), 1, false}, env_.blocks,
         std::string(this->name()) + " vc allocator output " + std::to_string(p));
+  va_core_ = env_.blocks == nullptr;
   give_count_.assign(num_vcs_, 0);
   for (VcId v = 0; v < num_vcs_; ++v) {
     vc_vnet_.push_back(vnet_of_vc(v));
@@ -555,6 +556,35 @@ void Router::allocate_vcs(bool after_switch) {
     if (v != kNoVc) va_grant(q.out_port, ref, v, ready);
     return;
   }
+  if (va_core_) {
+    // The C++ arbiters: a pick is pure and grants a lone request, so a head that is the only one
+    // ready (of the outputs this pass looks at) is granted as its output's pass would, whatever
+    // else waits there. The heads not yet ready bound the next cycle a pass can grant.
+    std::uint32_t only = 0;
+    std::size_t n_ready = 0;
+    Cycle next = ~Cycle{0};
+    for (const std::uint32_t ref : va_list_) {
+      const Queue& q = queue_ref(ref);
+      if (q.ready > now_) {
+        next = std::min(next, q.ready);
+        continue;
+      }
+      if (after_switch && !va_recheck_.contains(q.out_port)) continue;
+      if (++n_ready > 1) break;
+      only = ref;
+    }
+    if (n_ready == 0) {
+      if (!after_switch) va_not_before_ = next;
+      return;
+    }
+    if (n_ready == 1) {
+      const VcId v = free_vc(only, after_switch);
+      if (v == kNoVc) return;  // a ready head left waiting: va_not_before_ stays 0
+      va_grant(queue_ref(only).out_port, only, v, ready);
+      if (!after_switch) va_not_before_ = next;
+      return;
+    }
+  }
   // The waiting heads grouped by routed output, outputs ascending (the order of the per-output
   // passes; within an output the order is immaterial, the arbiter picks by requester index); the
   // pass after switch allocation takes only the outputs of va_recheck_. Grouped here, once per
@@ -715,7 +745,9 @@ void Router::switch_grant(const blocks::SwitchAllocator::Grant& g, Cycle due, bo
   f.vc = q.out_vc;
   OutputPort& out = ports_[q.out_port];
   if (cioq_) {
-    ++out.vcs[q.out_vc].reserved;
+    OutputVc& ov = out.vcs[q.out_vc];
+    ++ov.reserved;
+    if (f.head) ov.sizes.push_back(q.size);
     out.traversal.push_back({due, f});
     trav_pending_.insert(q.out_port);
   } else {
@@ -784,7 +816,7 @@ void Router::arbitrate_links() {
       if (ov.queue.empty()) continue;
       const Flit& f = ov.queue.front();
       link_requests_.push_back(blocks::OutputArbiter::Request{
-          v, vc_prio_[v], env_.packets[f.packet].size, f.head});
+          v, vc_prio_[v], ov.sizes.front(), f.head});
     }
     const int g = out.arbiter.pick(link_requests_.data(), link_requests_.size());
     if (g < 0) continue;
@@ -792,6 +824,7 @@ void Router::arbitrate_links() {
     out.send = ov.queue.front();
     out_dirty_.insert(o);
     ov.queue.pop_front();
+    if (out.send.tail) ov.sizes.pop_front();
     --out.oq_flits;
     --oq_total_;
     --buffered_;

@@ -210,6 +210,10 @@ class Router final : public sc_core::sc_module,
   struct OutputVc {
     Ring<Flit> queue;            // CIOQ output queue
     std::uint32_t reserved = 0;  // granted flits still in switch traversal (CIOQ)
+    // CIOQ: the size in flits of each packet with a flit in traversal or in `queue`, oldest first
+    // (pushed at its head's switch grant from the input queue, popped when its tail leaves), so
+    // the link arbitration reads no packet: front() is the size of queue.front()'s packet.
+    Ring<std::uint32_t> sizes;
   };
   // Hot fields first: the first cache line holds what a credit's arrival reads (receive_port,
   // sample_credit), the second what the output's visit at the edge reads (commit_port), then
@@ -361,9 +365,11 @@ class Router final : public sc_core::sc_module,
   // VC allocation scratch: the waiting heads of a pass, (routed output << 32) | queue ref, sorted
   // (grouped by output, outputs ascending).
   std::vector<std::uint64_t> va_keys_;
+  bool va_core_ = false;  // the VC arbiters run their C++ cores (no block source)
   ActiveSet va_recheck_;   // outputs the pass after switch allocation looks at again (VC released, new head)
   // No waiting head is ready before this cycle (a lower bound: the least ready cycle of the heads
-  // that started waiting since the last full pass of VC allocation, 0 after it).
+  // that started waiting since the last full pass of VC allocation; after it 0, or with the C++
+  // arbiters, when no ready head was left waiting, the least ready cycle of those left).
   Cycle va_not_before_ = 0;
   std::uint32_t va_rotate_ = 0;                     // rotates the choice among free VCs of a level
   std::uint32_t va_vc_start_ = 0;                   // this cycle's first VC of a level to try
