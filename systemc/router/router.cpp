@@ -745,9 +745,7 @@ void Router::switch_grant(const blocks::SwitchAllocator::Grant& g, Cycle due, bo
   f.vc = q.out_vc;
   OutputPort& out = ports_[q.out_port];
   if (cioq_) {
-    OutputVc& ov = out.vcs[q.out_vc];
-    ++ov.reserved;
-    if (f.head) ov.sizes.push_back(q.size);
+    ++out.vcs[q.out_vc].reserved;
     out.traversal.push_back({due, f});
     trav_pending_.insert(q.out_port);
   } else {
@@ -816,7 +814,7 @@ void Router::arbitrate_links() {
       if (ov.queue.empty()) continue;
       const Flit& f = ov.queue.front();
       link_requests_.push_back(blocks::OutputArbiter::Request{
-          v, vc_prio_[v], ov.sizes.front(), f.head});
+          v, vc_prio_[v], env_.packets[f.packet].size, f.head});
     }
     const int g = out.arbiter.pick(link_requests_.data(), link_requests_.size());
     if (g < 0) continue;
@@ -824,7 +822,6 @@ void Router::arbitrate_links() {
     out.send = ov.queue.front();
     out_dirty_.insert(o);
     ov.queue.pop_front();
-    if (out.send.tail) ov.sizes.pop_front();
     --out.oq_flits;
     --oq_total_;
     --buffered_;

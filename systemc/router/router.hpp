@@ -210,10 +210,6 @@ class Router final : public sc_core::sc_module,
   struct OutputVc {
     Ring<Flit> queue;            // CIOQ output queue
     std::uint32_t reserved = 0;  // granted flits still in switch traversal (CIOQ)
-    // CIOQ: the size in flits of each packet with a flit in traversal or in `queue`, oldest first
-    // (pushed at its head's switch grant from the input queue, popped when its tail leaves), so
-    // the link arbitration reads no packet: front() is the size of queue.front()'s packet.
-    Ring<std::uint32_t> sizes;
   };
   // Hot fields first: the first cache line holds what a credit's arrival reads (receive_port,
   // sample_credit), the second what the output's visit at the edge reads (commit_port), then
