@@ -556,12 +556,16 @@ void Router::allocate_vcs(bool after_switch) {
     if (v != kNoVc) va_grant(q.out_port, ref, v, ready);
     return;
   }
+  // The waiting heads grouped by routed output, outputs ascending (the order of the per-output
+  // passes; within an output the order is immaterial, the arbiter picks by requester index); the
+  // pass after switch allocation takes only the outputs of va_recheck_. Grouped here, once per
+  // pass, rather than kept in a list per output that every head would join and leave.
+  va_keys_.clear();
   if (va_core_) {
-    // The C++ arbiters: a pick is pure and grants a lone request, so a head that is the only one
-    // ready (of the outputs this pass looks at) is granted as its output's pass would, whatever
-    // else waits there. The heads not yet ready bound the next cycle a pass can grant.
-    std::uint32_t only = 0;
-    std::size_t n_ready = 0;
+    // The C++ arbiters: a pick is pure and grants a lone request, so only the heads past their
+    // routing delay are grouped (an output's pass grants nothing else), and a head that is the
+    // only one ready is granted as its output's pass would, whatever else waits there. The heads
+    // not yet ready bound the next cycle a pass can grant.
     Cycle next = ~Cycle{0};
     for (const std::uint32_t ref : va_list_) {
       const Queue& q = queue_ref(ref);
@@ -570,30 +574,26 @@ void Router::allocate_vcs(bool after_switch) {
         continue;
       }
       if (after_switch && !va_recheck_.contains(q.out_port)) continue;
-      if (++n_ready > 1) break;
-      only = ref;
+      va_keys_.push_back((std::uint64_t{q.out_port} << 32) | ref);
     }
-    if (n_ready == 0) {
+    if (va_keys_.empty()) {
       if (!after_switch) va_not_before_ = next;
       return;
     }
-    if (n_ready == 1) {
+    if (va_keys_.size() == 1) {
+      const auto only = static_cast<std::uint32_t>(va_keys_[0]);
       const VcId v = free_vc(only, after_switch);
       if (v == kNoVc) return;  // a ready head left waiting: va_not_before_ stays 0
-      va_grant(queue_ref(only).out_port, only, v, ready);
+      va_grant(static_cast<PortId>(va_keys_[0] >> 32), only, v, ready);
       if (!after_switch) va_not_before_ = next;
       return;
     }
-  }
-  // The waiting heads grouped by routed output, outputs ascending (the order of the per-output
-  // passes; within an output the order is immaterial, the arbiter picks by requester index); the
-  // pass after switch allocation takes only the outputs of va_recheck_. Grouped here, once per
-  // pass, rather than kept in a list per output that every head would join and leave.
-  va_keys_.clear();
-  for (const std::uint32_t ref : va_list_) {
-    const PortId o = queue_ref(ref).out_port;
-    if (after_switch && !va_recheck_.contains(o)) continue;
-    va_keys_.push_back((std::uint64_t{o} << 32) | ref);
+  } else {
+    for (const std::uint32_t ref : va_list_) {
+      const PortId o = queue_ref(ref).out_port;
+      if (after_switch && !va_recheck_.contains(o)) continue;
+      va_keys_.push_back((std::uint64_t{o} << 32) | ref);
+    }
   }
   const std::size_t n = va_keys_.size();
   if (n <= 16) {
