@@ -333,7 +333,7 @@ void Router::receive() {
       arrived_.merge(link_ports_.data());
     }
   }
-  arrived_.for_each([&](std::size_t pi) { receive_port(static_cast<PortId>(pi)); });
+  visit_set(arrived_, [&](std::size_t pi) { receive_port(static_cast<PortId>(pi)); });
   arrived_.clear();
 }
 
@@ -830,8 +830,8 @@ void Router::arbitrate_links() {
 
 void Router::commit_and_write() {
   const bool watch = env_.packets.watch() != nullptr;
-  out_dirty_.for_each([&](std::size_t o) { commit_port(static_cast<PortId>(o), watch); });
-  credit_dirty_.for_each([&](std::size_t pi) {
+  visit_set(out_dirty_, [&](std::size_t o) { commit_port(static_cast<PortId>(o), watch); });
+  visit_set(credit_dirty_, [&](std::size_t pi) {
     const auto p = static_cast<PortId>(pi);
     InputPort& in = inputs_[p];
     CreditLanes lanes;
