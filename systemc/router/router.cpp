@@ -698,6 +698,16 @@ void Router::allocate_switch() {
         ref >> 16, ref & 0xffff, q.out_port, vc_prio_[q.out_vc]});
   }
   if (sa_requests_.empty()) return;
+  if (sa_requests_.size() == 1 && allocator_.runs_core() && !probe_live_) {
+    // One request (the others' heads not ready or without room): conflict_free_grants' one grant,
+    // without its checks and vector.
+    const auto& r = sa_requests_[0];
+    const blocks::SwitchAllocator::Grant g{r.input, r.req, r.output, num_prio_ > 1 ? r.prio : 0u, 0, 0};
+    switch_grant(g, due, watch);
+    allocator_.commit_one(g);
+    counters_.last_progress = now_;
+    return;
+  }
   if (allocator_.runs_core() && conflict_free_grants()) {
     // No two requests share an input or an output: the core's allocate() would grant them all in
     // the first pass of both stages (its no-conflict path, grants in output order), and its
