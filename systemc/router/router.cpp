@@ -117,6 +117,7 @@ Router::Router(sc_core::sc_module_name name, RouterId id, std::vector<RouterPort
     va_arbiters_.emplace_back(
         blocks::RrArbiterParams{static_cast<unsigned>(inputs_.size() * num_vcs_ * queues_per_vc_), 1, false}, env_.blocks,
         std::string(this->name()) + " vc allocator output " + std::to_string(p));
+  va_core_ = env_.blocks == nullptr;
   give_count_.assign(num_vcs_, 0);
   for (VcId v = 0; v < num_vcs_; ++v) {
     vc_vnet_.push_back(vnet_of_vc(v));
@@ -147,8 +148,6 @@ Router::Router(sc_core::sc_module_name name, RouterId id, std::vector<RouterPort
     pipe_due_.assign(slots * out_dirty_.words(), 0);
     pipe_count_.assign(slots, 0);
   }
-  va_waiting_.resize(nports);
-  va_outputs_.resize(nports);
   va_recheck_.resize(nports);
   credit_dirty_.resize(nports);
   credit_soon_.assign(credit_dirty_.words(), 0);
@@ -334,7 +333,7 @@ void Router::receive() {
       arrived_.merge(link_ports_.data());
     }
   }
-  arrived_.for_each([&](std::size_t pi) { receive_port(static_cast<PortId>(pi)); });
+  visit_set(arrived_, [&](std::size_t pi) { receive_port(static_cast<PortId>(pi)); });
   arrived_.clear();
 }
 
@@ -494,24 +493,9 @@ void Router::start_head(PortId port, std::uint32_t qi, Queue& q, Cycle earliest)
 void Router::va_wait(std::uint32_t ref, Queue& q) {
   va_not_before_ = va_list_.empty() ? q.ready : std::min(va_not_before_, q.ready);
   list_add(va_list_, ref, q);
-  std::vector<std::uint32_t>& w = va_waiting_[q.out_port];
-  q.va_out_pos = static_cast<std::int32_t>(w.size());
-  w.push_back(ref);
-  va_outputs_.insert(q.out_port);
   va_recheck_.insert(q.out_port);
 }
 
-void Router::va_unwait(Queue& q) {
-  list_remove(va_list_, q);
-  std::vector<std::uint32_t>& w = va_waiting_[q.out_port];
-  const auto pos = static_cast<std::size_t>(q.va_out_pos);
-  const std::uint32_t last = w.back();
-  w[pos] = last;
-  queue_ref(last).va_out_pos = static_cast<std::int32_t>(pos);
-  w.pop_back();
-  q.va_out_pos = -1;
-  if (w.empty()) va_outputs_.erase(q.out_port);
-}
 
 void Router::list_add(std::vector<std::uint32_t>& list, std::uint32_t ref, Queue& q) {
   q.list_pos = static_cast<std::int32_t>(list.size());
@@ -572,17 +556,65 @@ void Router::allocate_vcs(bool after_switch) {
     if (v != kNoVc) va_grant(q.out_port, ref, v, ready);
     return;
   }
-  ActiveSet& outputs = after_switch ? va_recheck_ : va_outputs_;
-  outputs.for_each([&](std::size_t o) {
-    if (!va_waiting_[o].empty()) allocate_vcs_at(static_cast<PortId>(o), after_switch, ready);
-  });
+  // The waiting heads grouped by routed output, outputs ascending (the order of the per-output
+  // passes; within an output the order is immaterial, the arbiter picks by requester index); the
+  // pass after switch allocation takes only the outputs of va_recheck_. Grouped here, once per
+  // pass, rather than kept in a list per output that every head would join and leave.
+  va_keys_.clear();
+  if (va_core_) {
+    // The C++ arbiters: a pick is pure and grants a lone request, so only the heads past their
+    // routing delay are grouped (an output's pass grants nothing else), and a head that is the
+    // only one ready is granted as its output's pass would, whatever else waits there. The heads
+    // not yet ready bound the next cycle a pass can grant.
+    Cycle next = ~Cycle{0};
+    for (const std::uint32_t ref : va_list_) {
+      const Queue& q = queue_ref(ref);
+      if (q.ready > now_) {
+        next = std::min(next, q.ready);
+        continue;
+      }
+      if (after_switch && !va_recheck_.contains(q.out_port)) continue;
+      va_keys_.push_back((std::uint64_t{q.out_port} << 32) | ref);
+    }
+    if (va_keys_.empty()) {
+      if (!after_switch) va_not_before_ = next;
+      return;
+    }
+    if (va_keys_.size() == 1) {
+      const auto only = static_cast<std::uint32_t>(va_keys_[0]);
+      const VcId v = free_vc(only, after_switch);
+      if (v == kNoVc) return;  // a ready head left waiting: va_not_before_ stays 0
+      va_grant(static_cast<PortId>(va_keys_[0] >> 32), only, v, ready);
+      if (!after_switch) va_not_before_ = next;
+      return;
+    }
+  } else {
+    for (const std::uint32_t ref : va_list_) {
+      const PortId o = queue_ref(ref).out_port;
+      if (after_switch && !va_recheck_.contains(o)) continue;
+      va_keys_.push_back((std::uint64_t{o} << 32) | ref);
+    }
+  }
+  const std::size_t n = va_keys_.size();
+  if (n <= 16) {
+    for (std::size_t i = 1; i < n; ++i)
+      for (std::size_t k = i; k > 0 && va_keys_[k - 1] > va_keys_[k]; --k) std::swap(va_keys_[k - 1], va_keys_[k]);
+  } else {
+    std::sort(va_keys_.begin(), va_keys_.end());
+  }
+  for (std::size_t i = 0; i < n;) {
+    const std::uint64_t o = va_keys_[i] >> 32;
+    std::size_t j = i + 1;
+    while (j < n && (va_keys_[j] >> 32) == o) ++j;
+    allocate_vcs_at(static_cast<PortId>(o), after_switch, ready, i, j);
+    i = j;
+  }
 }
 
-void Router::allocate_vcs_at(PortId out_port, bool after_switch, Cycle ready) {
-  const std::vector<std::uint32_t>& waiting = va_waiting_[out_port];
-  if (waiting.size() == 1) {
+void Router::allocate_vcs_at(PortId out_port, bool after_switch, Cycle ready, std::size_t begin, std::size_t end) {
+  if (end - begin == 1) {
     // One waiting head (the common case below saturation): the arbiter grants it if it can go.
-    const std::uint32_t ref = waiting[0];
+    const auto ref = static_cast<std::uint32_t>(va_keys_[begin]);
     if (queue_ref(ref).ready > now_) return;
     const VcId v = free_vc(ref, after_switch);
     if (v != kNoVc) va_grant(out_port, ref, v, ready);
@@ -591,7 +623,8 @@ void Router::allocate_vcs_at(PortId out_port, bool after_switch, Cycle ready) {
   // Candidates: heads past their routing delay with a free VC now.
   scratch_.clear();
   va_vc_.clear();
-  for (const std::uint32_t ref : va_waiting_[out_port]) {
+  for (std::size_t k = begin; k < end; ++k) {
+    const auto ref = static_cast<std::uint32_t>(va_keys_[k]);
     if (queue_ref(ref).ready > now_) continue;
     const VcId v = free_vc(ref, after_switch);
     if (v == kNoVc) continue;
@@ -634,7 +667,7 @@ void Router::va_grant(PortId out_port, std::uint32_t ref, VcId vc, Cycle ready) 
   q.state = QueueState::Active;
   q.ready = ready;
   if (watching(inputs_[ref >> 16].vcs[(ref & 0xffff) / queues_per_vc_].slots[q.head].flit.packet)) watch_vc_granted(ref);
-  va_unwait(q);
+  list_remove(va_list_, q);
   list_add(sa_list_, ref, q);
 }
 
@@ -665,6 +698,16 @@ void Router::allocate_switch() {
         ref >> 16, ref & 0xffff, q.out_port, vc_prio_[q.out_vc]});
   }
   if (sa_requests_.empty()) return;
+  if (sa_requests_.size() == 1 && allocator_.runs_core() && !probe_live_) {
+    // One request (the others' heads not ready or without room): conflict_free_grants' one grant,
+    // without its checks and vector.
+    const auto& r = sa_requests_[0];
+    const blocks::SwitchAllocator::Grant g{r.input, r.req, r.output, num_prio_ > 1 ? r.prio : 0u, 0, 0};
+    switch_grant(g, due, watch);
+    allocator_.commit_one(g);
+    counters_.last_progress = now_;
+    return;
+  }
   if (allocator_.runs_core() && conflict_free_grants()) {
     // No two requests share an input or an output: the core's allocate() would grant them all in
     // the first pass of both stages (its no-conflict path, grants in output order), and its
@@ -797,8 +840,8 @@ void Router::arbitrate_links() {
 
 void Router::commit_and_write() {
   const bool watch = env_.packets.watch() != nullptr;
-  out_dirty_.for_each([&](std::size_t o) { commit_port(static_cast<PortId>(o), watch); });
-  credit_dirty_.for_each([&](std::size_t pi) {
+  visit_set(out_dirty_, [&](std::size_t o) { commit_port(static_cast<PortId>(o), watch); });
+  visit_set(credit_dirty_, [&](std::size_t pi) {
     const auto p = static_cast<PortId>(pi);
     InputPort& in = inputs_[p];
     CreditLanes lanes;
@@ -936,7 +979,7 @@ void Router::drop_head_packet(PortId port, std::uint32_t qi, Queue& q) {
   InputPort& in = inputs_[port];
   const auto vc = static_cast<VcId>(qi / queues_per_vc_);
   InputVc& ivc = in.vcs[vc];
-  if (q.state == QueueState::WaitVc) va_unwait(q);
+  if (q.state == QueueState::WaitVc) list_remove(va_list_, q);
   else if (q.state == QueueState::Active) {
     list_remove(sa_list_, q);
     ports_[q.out_port].owned[q.out_vc] = false;

@@ -179,7 +179,6 @@ class Router final : public sc_core::sc_module,
     std::uint32_t size = 0;  // the head packet's size in flits (from its slot)
     Cycle ready = 0;
     std::int32_t list_pos = -1;  // index in va_list_ / sa_list_
-    std::int32_t va_out_pos = -1;  // index in va_waiting_[out_port] while waiting for a VC
     PortId out_port = kNoPort;
     VcId out_vc = kNoVc;
     QueueState state = QueueState::Empty;
@@ -242,11 +241,11 @@ class Router final : public sc_core::sc_module,
   // A free output VC for the head packet of queue `ref` (its vnet and level, room for the whole
   // packet under virtual cut-through), or kNoVc.
   VcId free_vc(std::uint32_t ref, bool after_switch) const;
-  void allocate_vcs_at(PortId out_port, bool after_switch, Cycle ready);
+  // The pass of one output over its waiting heads, va_keys_[begin, end).
+  void allocate_vcs_at(PortId out_port, bool after_switch, Cycle ready, std::size_t begin, std::size_t end);
   // Grants output VC `vc` of out_port to the head of queue `ref` (ready for the switch at `ready`).
   void va_grant(PortId out_port, std::uint32_t ref, VcId vc, Cycle ready);
   void va_wait(std::uint32_t ref, Queue& q);
-  void va_unwait(Queue& q);
   void allocate_switch();
   // Grant g of this cycle's switch allocation: the queue's head leaves for its output (due: the cycle it is written there).
   void switch_grant(const blocks::SwitchAllocator::Grant& g, Cycle due, bool watch);
@@ -288,6 +287,18 @@ class Router final : public sc_core::sc_module,
   // The flit written on output o at this cycle's edge (still on the channel for the receiver).
   bool on_wire(const OutputPort& out) const { return out.last_written.valid() && out.written_at == current(); }
   void scan_queue_heads();
+  // Visits the members of `set` in ascending order as ActiveSet::for_each does, but from a copy of
+  // its one word when the set has one and no hooks run: then a visit (receive_port, commit_port,
+  // an input's credit write) adds or removes no member but its own, so the copy visits the same
+  // members, with fewer loads per member.
+  template <class F>
+  void visit_set(ActiveSet& set, F&& f) {
+    if (set.words() == 1 && !hooks_) {
+      for (std::uint64_t w = set.data()[0]; w != 0; w &= w - 1) f(static_cast<std::size_t>(__builtin_ctzll(w)));
+    } else {
+      set.for_each(f);
+    }
+  }
   // Tracing and packet watching (router_trace.cpp): called only while a probe is live or while
   // packets are watched, so they cost a predictable branch otherwise. They are cold and take
   // few arguments, which keeps the hot loops' code as it was (docs/tracing.md, Cost).
@@ -356,14 +367,17 @@ class Router final : public sc_core::sc_module,
   Cycle now_ = 0;
   std::uint64_t period_ps_;
   std::uint64_t buffered_ = 0;  // flits in input buffers, crossing the switch and in output queues (not in delay lines: link_entries_)
-  // Queues whose head waits for a VC (va_list_, in the order the head-scan hook sees them, and per
-  // routed output, which VC allocation visits) or competes for the switch (sa_list_).
+  // Queues whose head waits for a VC (va_list_, in the order the head-scan hook sees them) or
+  // competes for the switch (sa_list_).
   std::vector<std::uint32_t> va_list_, sa_list_;
-  std::vector<std::vector<std::uint32_t>> va_waiting_;  // per output port
-  ActiveSet va_outputs_;   // outputs with a queue in va_waiting_
+  // VC allocation scratch: the waiting heads of a pass, (routed output << 32) | queue ref, sorted
+  // (grouped by output, outputs ascending).
+  std::vector<std::uint64_t> va_keys_;
+  bool va_core_ = false;  // the VC arbiters run their C++ cores (no block source)
   ActiveSet va_recheck_;   // outputs the pass after switch allocation looks at again (VC released, new head)
   // No waiting head is ready before this cycle (a lower bound: the least ready cycle of the heads
-  // that started waiting since the last full pass of VC allocation, 0 after it).
+  // that started waiting since the last full pass of VC allocation; after it 0, or with the C++
+  // arbiters, when no ready head was left waiting, the least ready cycle of those left).
   Cycle va_not_before_ = 0;
   std::uint32_t va_rotate_ = 0;                     // rotates the choice among free VCs of a level
   std::uint32_t va_vc_start_ = 0;                   // this cycle's first VC of a level to try
