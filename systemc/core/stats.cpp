@@ -92,14 +92,6 @@ TimeSeries::Window& TimeSeries::at_window(Cycle c) {
   return windows_[w];
 }
 
-void TimeSeries::add_ejection_at(Cycle at_cycle, std::uint32_t flits, Cycle packet_latency, Cycle network_latency) {
-  Window& w = at_window(at_cycle);
-  ++w.packets;
-  w.flits += flits;
-  w.plat_sum += packet_latency;
-  w.nlat_sum += network_latency;
-}
-
 Json TimeSeries::to_json(std::uint32_t nodes) const {
   Json j;
   j["window"] = width_;

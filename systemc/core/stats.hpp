@@ -70,20 +70,14 @@ class TimeSeries {
   // an event in the window of the last one added to without a division or a call.
   void add_ejection(Cycle at, std::uint32_t flits, Cycle packet_latency, Cycle network_latency) {
     if (!width_) return;
-    if (at - cur_begin_ < cur_width_) {
-      Window& w = windows_[cur_];
-      ++w.packets;
-      w.flits += flits;
-      w.plat_sum += packet_latency;
-      w.nlat_sum += network_latency;
-    } else {
-      add_ejection_at(at, flits, packet_latency, network_latency);
-    }
+    Window& w = window(at);
+    ++w.packets;
+    w.flits += flits;
+    w.plat_sum += packet_latency;
+    w.nlat_sum += network_latency;
   }
   void add_creation(Cycle at, std::uint32_t flits) {
-    if (!width_) return;
-    if (at - cur_begin_ < cur_width_) windows_[cur_].created_flits += flits;
-    else at_window(at).created_flits += flits;
+    if (width_) window(at).created_flits += flits;
   }
   // JSON arrays indexed by window: start cycle, ejected packets, ejected flits, created flits,
   // mean packet latency, mean network latency (null where no packet ejected).
@@ -94,9 +88,10 @@ class TimeSeries {
   struct Window {
     std::uint64_t packets = 0, flits = 0, created_flits = 0, plat_sum = 0, nlat_sum = 0;
   };
+  // The window of cycle `c`: the current one if `c` is in it, else at_window's.
+  Window& window(Cycle c) { return c - cur_begin_ < cur_width_ ? windows_[cur_] : at_window(c); }
   // The window of cycle `c` (grown as needed); it becomes the current one.
   Window& at_window(Cycle c);
-  void add_ejection_at(Cycle at, std::uint32_t flits, Cycle packet_latency, Cycle network_latency);
   Cycle width_ = 0;
   std::vector<Window> windows_;
   // The window at_window returned last: windows_[cur_], cycles [cur_begin_, cur_begin_ + cur_width_)
