@@ -631,7 +631,6 @@ void Router::allocate_vcs_at(PortId out_port, bool after_switch, Cycle ready, st
     scratch_.push_back(ref);
     va_vc_.push_back(v);
   }
-  const auto queues_per_port = queues_per_port_;
   blocks::RrArbiterSlot& arb = va_arbiters_[out_port];
   for (bool first = true; !scratch_.empty(); first = false) {
     // The arbiter's choice among the candidates with a free VC; after a grant the candidates
@@ -639,14 +638,12 @@ void Router::allocate_vcs_at(PortId out_port, bool after_switch, Cycle ready, st
     va_reqs_.clear();
     for (std::size_t k = 0; k < scratch_.size(); ++k) {
       if (!first && (va_vc_[k] = free_vc(scratch_[k], after_switch)) == kNoVc) continue;
-      va_reqs_.push_back({(scratch_[k] >> 16) * queues_per_port + (scratch_[k] & 0xffff), 0});
+      va_reqs_.push_back({queue_pos(scratch_[k]), 0});
     }
     const int winner = va_reqs_.empty() ? -1 : arb.pick(va_reqs_.data(), va_reqs_.size());
     if (winner < 0) break;
     std::size_t best = 0;
-    while (best < scratch_.size() &&
-           (scratch_[best] >> 16) * queues_per_port + (scratch_[best] & 0xffff) != static_cast<std::uint32_t>(winner))
-      ++best;
+    while (best < scratch_.size() && queue_pos(scratch_[best]) != static_cast<std::uint32_t>(winner)) ++best;
     if (best == scratch_.size())
       fail("VC allocator of output " + std::to_string(out_port) + " granted requester " + std::to_string(winner) +
            ", which did not request");
@@ -659,8 +656,7 @@ void Router::allocate_vcs_at(PortId out_port, bool after_switch, Cycle ready, st
 }
 
 void Router::va_grant(PortId out_port, std::uint32_t ref, VcId vc, Cycle ready) {
-  const auto queues_per_port = queues_per_port_;
-  va_arbiters_[out_port].commit(static_cast<int>((ref >> 16) * queues_per_port + (ref & 0xffff)), 0, true);
+  va_arbiters_[out_port].commit(static_cast<int>(queue_pos(ref)), 0, true);
   Queue& q = queue_ref(ref);
   ports_[out_port].owned[vc] = true;
   q.out_vc = vc;

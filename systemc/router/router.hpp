@@ -327,8 +327,11 @@ class Router final : public sc_core::sc_module,
   }
   void list_add(std::vector<std::uint32_t>& list, std::uint32_t ref, Queue& q);
   void list_remove(std::vector<std::uint32_t>& list, Queue& q);
-  Queue& queue_ref(std::uint32_t ref) { return queues_[(ref >> 16) * queues_per_port_ + (ref & 0xffff)]; }
-  const Queue& queue_ref(std::uint32_t ref) const { return queues_[(ref >> 16) * queues_per_port_ + (ref & 0xffff)]; }
+  // Queue `ref` ((input port << 16) | queue) by its index in queues_, which is also its requester
+  // index at the VC allocator's arbiters.
+  std::uint32_t queue_pos(std::uint32_t ref) const { return (ref >> 16) * queues_per_port_ + (ref & 0xffff); }
+  Queue& queue_ref(std::uint32_t ref) { return queues_[queue_pos(ref)]; }
+  const Queue& queue_ref(std::uint32_t ref) const { return queues_[queue_pos(ref)]; }
   void start_head(PortId port, std::uint32_t qi, Queue& q, Cycle earliest);
   // Unlinks the head flit of queue q from its VC buffer and frees the slot.
   Slot pop_head(InputPort& in, InputVc& ivc, Queue& q);
